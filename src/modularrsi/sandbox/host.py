@@ -1,0 +1,68 @@
+"""What this host offers a sandbox: its root entries, installed Debian packages and tools."""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+from pathlib import Path
+
+from harbor.environments.base import SandboxBuildFailedError
+
+from modularrsi.sandbox.dockerfile import EnvironmentPlan
+
+#: Top-level host entries never shown inside a sandbox (private, virtual, or host-specific).
+HIDDEN = {"proc", "dev", "tmp", "root", "home", "lost+found", "work", "farm", "old_root",
+          "mnt", "media", "snap"}
+DPKG_STATUS = Path("/var/lib/dpkg/status")
+
+
+@functools.cache
+def host_root_entries() -> tuple[tuple[str, str | None], ...]:
+    """``(path, symlink target or None)`` for each top-level host entry a sandbox sees read-only."""
+    entries = []
+    for name in sorted(os.listdir("/")):
+        if name in HIDDEN:
+            continue
+        path = f"/{name}"
+        entries.append((path, os.readlink(path) if os.path.islink(path) else None))
+    return tuple(entries)
+
+
+@functools.cache
+def installed_packages() -> frozenset[str]:
+    """Debian packages installed on this host (empty when the host has no dpkg database)."""
+    try:
+        text = DPKG_STATUS.read_text(errors="replace")
+    except OSError:
+        return frozenset()
+    names = set()
+    for block in text.split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line and line[0] != " ")
+        if "install ok installed" in fields.get("Status", ""):
+            names.add(fields["Package"].split(":")[0])
+            names.update(p.strip().split(" ")[0] for p in fields.get("Provides", "").split(",") if p)
+    return frozenset(names)
+
+
+def check_host_requirements(plan: EnvironmentPlan, dockerfile: Path) -> None:
+    """Refuse, naming the first missing package or tool, when the host cannot play the image."""
+    installed = installed_packages()
+    missing = [p for p in plan.host_packages if installed and p not in installed]
+    if missing:
+        raise SandboxBuildFailedError(
+            f"{dockerfile}: Debian package(s) {', '.join(missing)} not installed on this host; "
+            f"run 'apt-get install {' '.join(missing)}' or use --env docker")
+    tools = [t for t in plan.host_tools if shutil.which(t) is None]
+    if tools:
+        raise SandboxBuildFailedError(
+            f"{dockerfile}: base image {plan.base} needs {', '.join(tools)}, which this host lacks; "
+            "install it or use --env docker")
+
+
+def require_tools(tools: list[str]) -> None:
+    missing = [t for t in tools if shutil.which(t) is None]
+    if missing:
+        raise SandboxBuildFailedError(
+            f"LocalSandbox needs {', '.join(missing)} on PATH; install bubblewrap and util-linux "
+            "(Debian: apt-get install bubblewrap util-linux)")

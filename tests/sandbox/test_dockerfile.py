@@ -1,0 +1,62 @@
+"""The Dockerfile subset: what is planned, and what is refused with one line naming the place."""
+
+import pytest
+
+from modularrsi.sandbox.dockerfile import CopyStep, DockerfileRefused, RunStep, parse_dockerfile
+
+
+def plan_of(tmp_path, text):
+    path = tmp_path / "Dockerfile"
+    path.write_text(text)
+    return parse_dockerfile(path)
+
+
+def test_subset_is_planned(tmp_path):
+    plan = plan_of(tmp_path, """\
+FROM debian:bookworm-slim
+ARG NAME=world
+RUN apt-get update && apt-get install -y --no-install-recommends python3 jq \\
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+ENV GREETING="hello ${NAME}" MODE=fast
+COPY data/ /app/data/
+COPY run.sh ./
+RUN echo "$GREETING" > greeting.txt
+CMD ["bash"]
+""")
+    assert plan.workdir == "/app"
+    assert plan.env == {"GREETING": "hello world", "MODE": "fast"}
+    assert plan.host_packages == ["python3", "jq"]
+    copies = [s for s in plan.steps if isinstance(s, CopyStep)]
+    runs = [s for s in plan.steps if isinstance(s, RunStep)]
+    assert [c.target for c in copies] == ["/app/data/", "/app/"]
+    assert len(runs) == 1 and runs[0].workdir == "/app" and runs[0].line == 9
+
+
+def test_mixed_run_keeps_only_the_non_package_part(tmp_path):
+    plan = plan_of(tmp_path, "FROM debian:bookworm\nRUN apt-get install -y git && git --version\n")
+    assert plan.host_packages == ["git"]
+    assert [s.command for s in plan.steps] == ["git --version"]
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("FROM nvidia/cuda:12.0-base\n", "base image 'nvidia/cuda:12.0-base' does not map"),
+    ("FROM debian AS build\nFROM debian\n", "multi-stage"),
+    ("FROM debian\nRUN yum install -y gcc\n", "'yum' installs into the system image"),
+    ("FROM python:3.12-slim\nRUN pip install numpy\n", "'pip install' writes into the system Python"),
+    ("FROM debian\nCOPY --from=builder /x /y\n", "COPY --from"),
+    ("FROM debian\nADD https://example.invalid/x.tgz /app/\n", "URL"),
+    ("FROM debian\nHEALTHCHECK CMD true\nONBUILD RUN x\nVOLUME /data\nFOO bar\n", "FOO is outside"),
+    ("WORKDIR /app\n", "no FROM line"),
+])
+def test_refusals_name_the_line(tmp_path, text, needle):
+    with pytest.raises(DockerfileRefused) as err:
+        plan_of(tmp_path, text)
+    assert needle in str(err.value)
+    assert "\n" not in str(err.value)
+    assert str(tmp_path / "Dockerfile") in str(err.value)
+
+
+def test_pip_into_a_target_is_allowed(tmp_path):
+    plan = plan_of(tmp_path, "FROM python:3.11-slim\nRUN pip install --no-index --target /app/lib ./pkg\n")
+    assert len(plan.steps) == 1

@@ -1,0 +1,227 @@
+"""LocalSandbox, exercised for real: bubblewrap namespaces, cgroups, binds, process cleanup."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import uuid
+from pathlib import Path
+
+import pytest
+from harbor.environments.base import SandboxBuildFailedError
+from sandbox_helpers import make_sandbox
+
+from modularrsi.sandbox import LocalSandbox, SandboxLimitExceeded
+
+
+async def started(task: Path, trial_dir: Path, **kwargs) -> LocalSandbox:
+    box = make_sandbox(task, trial_dir, **kwargs)
+    await box.start(force_build=False)
+    return box
+
+
+def processes_with(marker: str) -> list[int]:
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if marker.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(int(pid))
+        except OSError:
+            continue
+    return found
+
+
+async def test_only_loopback_and_host_loopback_unreachable(task_factory, tmp_path):
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    port = server.getsockname()[1]
+    box = await started(task_factory(), tmp_path / "t")
+    try:
+        interfaces = await box.exec("tail -n +3 /proc/net/dev | cut -d: -f1")
+        assert interfaces.stdout.split() == ["lo"]
+        probe = (f"python3 -c \"import socket; s=socket.socket(); s.settimeout(2); "
+                 f"s.connect(('127.0.0.1', {port}))\"")
+        result = await box.exec(probe)
+        assert result.return_code != 0 and "Connection refused" in result.stderr
+    finally:
+        await box.stop(delete=True)
+        server.close()
+
+
+async def test_public_network_mode_shares_the_host_loopback(task_factory, tmp_path):
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    port = server.getsockname()[1]
+    box = await started(task_factory(), tmp_path / "t", network="public")
+    try:
+        probe = (f"python3 -c \"import socket; s=socket.socket(); s.settimeout(2); "
+                 f"s.connect(('127.0.0.1', {port}))\"")
+        assert (await box.exec(probe)).return_code == 0
+    finally:
+        await box.stop(delete=True)
+        server.close()
+
+
+async def test_writes_outside_allowed_dirs_fail_and_land_in_trial_dir(task_factory, tmp_path):
+    box = await started(task_factory(), tmp_path / "t", keep_files=True)
+    try:
+        for path in ("/usr/evil", "/etc/evil", "/opt/evil", "/evil", "/sys/fs/cgroup/pids/evil"):
+            result = await box.exec(f"touch {path}")
+            assert result.return_code != 0, path
+            assert "Read-only file system" in result.stderr or "Permission denied" in result.stderr
+        assert (await box.exec("mount -o remount,rw /usr")).return_code != 0
+        ok = await box.exec("echo a > /app/a && echo b > /tmp/b && echo c > ~/c && echo d > /logs/agent/d")
+        assert ok.return_code == 0, ok.stderr
+    finally:
+        await box.stop(delete=True)
+    assert not Path("/usr/evil").exists() and not Path("/evil").exists()
+    fs = tmp_path / "t" / "sandbox" / "fs"
+    assert (fs / "app" / "a").read_text() == "a\n"
+    assert (fs / "tmp" / "b").read_text() == "b\n"
+    assert (fs / "root" / "c").read_text() == "c\n"
+    assert (tmp_path / "t" / "agent" / "d").read_text() == "d\n"
+
+
+async def test_processes_persist_between_execs_and_die_on_stop(task_factory, tmp_path):
+    marker = f"marker-{uuid.uuid4().hex}"
+    box = await started(task_factory(), tmp_path / "t")
+    try:
+        await box.exec(f"tmux -S /tmp/tm new-session -d -s main && "
+                       f"tmux -S /tmp/tm send-keys -t main 'sleep 1000 # {marker}' Enter")
+        await box.exec(f"setsid nohup bash -c 'exec -a {marker} sleep 1000' >/dev/null 2>&1 &")
+        await box.exec(f"tmux -S /tmp/tm send-keys -t main C-c 'echo hi > /app/from_tmux' Enter")
+        for _ in range(50):
+            if (await box.exec("cat /app/from_tmux")).stdout == "hi\n":
+                break
+            await asyncio.sleep(0.05)
+        assert (await box.exec("cat /app/from_tmux")).stdout == "hi\n"
+        assert processes_with(marker), "the background process should be running"
+    finally:
+        await box.stop(delete=True)
+    assert processes_with(marker) == []
+    assert not (tmp_path / "t" / "sandbox").exists()
+
+
+async def test_background_server_does_not_block_exec(task_factory, tmp_path):
+    box = await started(task_factory(), tmp_path / "t")
+    try:
+        start = await box.exec("python3 -m http.server 8765 --bind 127.0.0.1 & sleep 0.5; echo started",
+                               timeout_sec=20)
+        assert "started" in start.stdout
+        fetched = await box.exec("curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8765/",
+                                 timeout_sec=20)
+        assert fetched.stdout == "200"
+    finally:
+        await box.stop(delete=True)
+
+
+async def test_timeout_kills_the_command(task_factory, tmp_path):
+    box = await started(task_factory(), tmp_path / "t")
+    try:
+        with pytest.raises(RuntimeError, match="timed out after 1 seconds"):
+            await box.exec("sleep 30", timeout_sec=1)
+        assert (await box.exec("echo alive")).stdout == "alive\n"
+    finally:
+        await box.stop(delete=True)
+
+
+async def test_memory_hog_ends_only_its_own_sandbox(task_factory, tmp_path):
+    hog = await started(task_factory(), tmp_path / "hog")
+    neighbour = await started(task_factory(), tmp_path / "ok")
+    try:
+        with pytest.raises(SandboxLimitExceeded, match="memory limit of 512 MB exceeded"):
+            await hog.exec("python3 -c 'b = bytearray(4 * 1024**3); print(len(b))'", timeout_sec=60)
+        assert (await neighbour.exec("python3 -c 'print(sum(range(10)))'")).stdout == "45\n"
+    finally:
+        await hog.stop(delete=True)
+        await neighbour.stop(delete=True)
+
+
+async def test_fork_bomb_ends_only_its_own_sandbox(task_factory, tmp_path):
+    bomb = await started(task_factory(), tmp_path / "bomb")
+    neighbour = await started(task_factory(), tmp_path / "ok")
+    try:
+        with pytest.raises((SandboxLimitExceeded, RuntimeError)) as err:
+            await bomb.exec("bomb() { bomb | bomb & }; bomb; sleep 3", timeout_sec=10)
+        assert "process limit of 128 reached" in str(err.value)
+        assert (await neighbour.exec("echo fine")).stdout == "fine\n"
+    finally:
+        await bomb.stop(delete=True)
+        await neighbour.stop(delete=True)
+    assert (await asyncio.create_subprocess_exec("true")).pid > 0
+
+
+async def test_eight_parallel_sandboxes_do_not_interfere(task_factory, tmp_path):
+    task = task_factory()
+    boxes = await asyncio.gather(*(started(task, tmp_path / f"t{i}") for i in range(8)))
+    try:
+        script = ("echo {i} > /app/id && echo {i} > /tmp/id && "
+                  "(python3 -m http.server 8080 --bind 127.0.0.1 >/dev/null 2>&1 &) && sleep 0.7 && "
+                  "curl -s -o /dev/null -w '%{{http_code}}' http://127.0.0.1:8080/ && cat /app/id /tmp/id")
+        results = await asyncio.gather(*(b.exec(script.format(i=i), timeout_sec=30) for i, b in enumerate(boxes)))
+        for i, result in enumerate(results):
+            assert result.stdout == f"200{i}\n{i}\n", result.stderr
+    finally:
+        await asyncio.gather(*(b.stop(delete=True) for b in boxes))
+
+
+async def test_tests_and_solution_start_empty_and_uploads_work(task_factory, tmp_path):
+    box = await started(task_factory(), tmp_path / "t")
+    try:
+        assert (await box.exec("ls -A /tests /solution")).stdout.split() == ["/solution:", "/tests:"]
+        src = tmp_path / "up"
+        src.mkdir()
+        (src / "f.txt").write_text("payload")
+        await box.upload_dir(src, "/tests")
+        assert (await box.exec("cat /tests/f.txt")).stdout == "payload"
+        with pytest.raises(PermissionError, match="outside the writable paths"):
+            await box.upload_file(src / "f.txt", "/usr/local/f.txt")
+        await box.download_file("/tests/f.txt", tmp_path / "down.txt")
+        assert (tmp_path / "down.txt").read_text() == "payload"
+    finally:
+        await box.stop(delete=True)
+
+
+async def test_dockerfile_copy_env_and_run_apply_at_start(task_factory, tmp_path):
+    task = task_factory(
+        dockerfile="FROM debian:bookworm-slim\nRUN apt-get update && apt-get install -y bash coreutils\n"
+                   "WORKDIR /app\nENV GREETING=hi\nCOPY data/ /app/data/\nCOPY run.sh ./\n"
+                   "RUN cat data/x.txt > copied.txt && echo $GREETING >> copied.txt\n",
+        files={"environment/data/x.txt": "x\n", "environment/run.sh": "echo run\n"})
+    box = await started(task, tmp_path / "t")
+    try:
+        assert (await box.exec("cat copied.txt; echo $GREETING; cat run.sh")).stdout == "x\nhi\nhi\necho run\n"
+    finally:
+        await box.stop(delete=True)
+
+
+@pytest.mark.parametrize("dockerfile, needle", [
+    ("FROM debian\nRUN apt-get install -y no-such-package-xyz\n", "no-such-package-xyz not installed"),
+    ("FROM alpine:3.19\n", "base image 'alpine:3.19' does not map"),
+    ("FROM debian\nWORKDIR /usr/src/app\n", "WORKDIR /usr/src/app lies inside the host's read-only /usr"),
+])
+async def test_unsupported_environments_are_refused_before_start(task_factory, tmp_path, dockerfile, needle):
+    toml = "[environment]\nnetwork_mode = \"no-network\"\n"
+    with pytest.raises(SandboxBuildFailedError, match=needle):
+        make_sandbox(task_factory(dockerfile=dockerfile, toml=toml), tmp_path / "t")
+
+
+async def test_failing_run_step_is_refused_at_start_with_its_line(task_factory, tmp_path):
+    task = task_factory(dockerfile="FROM debian\nWORKDIR /app\nRUN touch /usr/lib/x\n")
+    box = make_sandbox(task, tmp_path / "t")
+    with pytest.raises(SandboxBuildFailedError, match=r"Dockerfile:3: RUN failed with exit 1: .*Read-only"):
+        await box.start(force_build=False)
+    assert box._proc is None
+
+
+async def test_commands_can_run_as_an_unprivileged_user(task_factory, tmp_path):
+    box = await started(task_factory(), tmp_path / "t")
+    try:
+        result = await box.exec("id -u; touch /app/x", user="nobody")
+        assert result.stdout.split()[0] == "65534"
+        assert "Permission denied" in result.stderr
+    finally:
+        await box.stop(delete=True)
