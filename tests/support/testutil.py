@@ -1,0 +1,43 @@
+"""Helpers shared by tests: the repository root and a minimal task writer."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def write_task(root: Path, name: str = "probe", *, dockerfile: str | None = None, toml: str = "",
+               test_sh: str | None = None, solve_sh: str | None = None, files: dict | None = None) -> Path:
+    """A minimal valid Harbor task; every part can be replaced."""
+    task = root / name
+    (task / "environment").mkdir(parents=True)
+    (task / "tests").mkdir()
+    (task / "solution").mkdir()
+    (task / "instruction.md").write_text("Create /app/done.txt containing the word done.\n")
+    (task / "task.toml").write_text(textwrap.dedent(toml) or textwrap.dedent("""\
+        [metadata]
+        category = "systems-and-os"
+        difficulty = "easy"
+        [verifier]
+        timeout_sec = 60.0
+        [agent]
+        timeout_sec = 60.0
+        [environment]
+        workdir = "/app"
+        network_mode = "no-network"
+        memory_mb = 512
+        pids_max = 128
+        """))
+    (task / "environment" / "Dockerfile").write_text(dockerfile or "FROM debian:bookworm-slim\nWORKDIR /app\n")
+    (task / "tests" / "test.sh").write_text(test_sh or textwrap.dedent("""\
+        #!/bin/bash
+        if grep -qx done /app/done.txt 2>/dev/null; then echo 1; else echo 0; fi > /logs/verifier/reward.txt
+        """))
+    (task / "solution" / "solve.sh").write_text(solve_sh or "#!/bin/bash\n# step: write it\necho done > /app/done.txt\n")
+    for rel, text in (files or {}).items():
+        path = task / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return task
