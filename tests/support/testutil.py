@@ -35,7 +35,8 @@ def write_task(root: Path, name: str = "probe", *, dockerfile: str | None = None
         #!/bin/bash
         if grep -qx done /app/done.txt 2>/dev/null; then echo 1; else echo 0; fi > /logs/verifier/reward.txt
         """))
-    (task / "solution" / "solve.sh").write_text(solve_sh or "#!/bin/bash\n# step: write it\necho done > /app/done.txt\n")
+    default_solve = "#!/bin/bash\n# step: write it\necho done > /app/done.txt\n"
+    (task / "solution" / "solve.sh").write_text(solve_sh or default_solve)
     for rel, text in (files or {}).items():
         path = task / rel
         path.parent.mkdir(parents=True, exist_ok=True)
