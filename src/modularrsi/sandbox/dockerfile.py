@@ -105,13 +105,23 @@ def _parse_pairs(rest: str, variables: dict[str, str]) -> dict[str, str]:
     return pairs
 
 
-def _packages_in(command: str) -> tuple[list[str], str | None]:
+def _segments(command: str) -> list[list[str]]:
+    """The simple commands of a shell line, as word lists (split at ``&&``, ``||``, ``;``, ``|``)."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    segments: list[list[str]] = [[]]
+    for token in lexer:
+        if token in ("&&", "||", ";", "|", "&", ";;"):
+            segments.append([])
+        else:
+            segments[-1].append(token)
+    return [s for s in segments if s]
+
+
+def _packages_in(segments: list[list[str]]) -> tuple[list[str], str | None]:
     """Debian packages an ``apt-get install`` asks for, or the refusal reason for other managers."""
     packages: list[str] = []
-    for part in re.split(r"&&|\|\||;", command):
-        words = shlex.split(part, comments=False) if part.strip() else []
-        if not words:
-            continue
+    for words in segments:
         tool = PurePosixPath(words[0]).name
         if tool in ("apt-get", "apt"):
             if "install" in words:
@@ -126,11 +136,14 @@ def _packages_in(command: str) -> tuple[list[str], str | None]:
     return packages, None
 
 
-def _is_package_step(command: str) -> bool:
-    parts = [p.strip() for p in re.split(r"&&|\|\||;", command) if p.strip()]
-    return bool(parts) and all(
-        PurePosixPath(shlex.split(p)[0]).name in ("apt-get", "apt", "rm") for p in parts
-    )
+def _is_package_segment(words: list[str]) -> bool:
+    tool = PurePosixPath(words[0]).name
+    return tool in ("apt-get", "apt") or (tool == "rm" and any("/var/lib/apt" in w for w in words))
+
+
+#: Prefixed to RUN steps that mix package installs with other work: installs become no-ops (they were
+#: checked against the host already) and cleaning apt's lists is skipped.
+_PACKAGE_SHIMS = "apt-get() { :; }; apt() { :; }; "
 
 
 def parse_dockerfile(path: Path) -> EnvironmentPlan:
@@ -201,16 +214,19 @@ def _copy_step(rest, plan, variables, where, number, instruction) -> CopyStep:
 def _plan_run(plan: EnvironmentPlan, command: str, where: str, number: int) -> None:
     if command.startswith("["):
         raise DockerfileRefused(f"{where}: exec-form RUN is not supported; use the shell form")
-    packages, refusal = _packages_in(command)
+    try:
+        segments = _segments(command)
+    except ValueError as exc:
+        raise DockerfileRefused(f"{where}: cannot parse this RUN line ({exc})") from None
+    packages, refusal = _packages_in(segments)
     if refusal:
         raise DockerfileRefused(
             f"{where}: {refusal}, which a host-tool sandbox cannot do; "
             "install it on the host or use --env docker"
         )
     plan.host_packages += packages
-    if packages and _is_package_step(command):
+    if segments and all(_is_package_segment(words) for words in segments):
         return
-    if packages:
-        kept = [p.strip() for p in command.split("&&") if "apt" not in p]
-        command = " && ".join(kept) or "true"
+    if any(_is_package_segment(words) for words in segments):
+        command = _PACKAGE_SHIMS + re.sub(r"rm\s+-\S+\s+/var/lib/apt/lists/\S*", "true", command)
     plan.steps.append(RunStep(command, plan.workdir, tuple(plan.env.items()), number))

@@ -67,7 +67,11 @@ async def run_trial(task_dir: Path, agent: AgentConfig, trials_dir: Path, enviro
     config = TrialConfig(task=TaskConfig(path=task_dir), trials_dir=trials_dir, agent=agent,
                          environment=environment, trial_name=trial_name,
                          timeout_multiplier=timeout_multiplier)
-    trial = await Trial.create(config)
+    try:
+        trial = await Trial.create(config)
+    except Exception as exc:  # noqa: BLE001 - a task that cannot even start is an outcome, not a crash
+        first = (str(exc).strip().splitlines() or [""])[0]
+        return TrialOutcome(task_dir.name, trials_dir / trial_name, None, f"{type(exc).__name__}: {first}", 0.0)
     result = await trial.run()
     exception = None
     if result.exception_info is not None:

@@ -1,0 +1,136 @@
+"""ModularAgent: the evolvable harness as a Harbor agent (``-a modularrsi.harness:ModularAgent``).
+
+    harbor run -p TASK -a modularrsi.harness:ModularAgent -m sim --ak generation=PATH \
+        --env modularrsi.sandbox:LocalSandbox
+
+The generation is loaded and validated before anything touches the environment; a malformed
+generation refuses the trial naming the file. The kernel owns the terminal (tmux), the model, the
+limits, the ATIF trajectory (``agent/trajectory.json``, saved after every step) and the module
+trace (``agent/module_trace.jsonl``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from pathlib import Path
+from typing import Any, Literal
+
+from harbor.agents.base import BaseAgent
+from harbor.agents.options import AgentOptions
+from harbor.environments.base import BaseEnvironment
+from harbor.models.agent.context import AgentContext
+from harbor.models.trial.paths import EnvironmentPaths
+from pydantic import Field
+
+from modularrsi import __version__
+from modularrsi.harness import composer
+from modularrsi.harness.kernel import Kernel
+from modularrsi.harness.library import load_generation
+from modularrsi.harness.terminal import TmuxTerminal
+from modularrsi.harness.trajectory import TrajectoryRecorder
+
+BASELINE = Path(__file__).parent / "baseline"
+
+
+class ModularAgentOptions(AgentOptions):
+    """``--ak key=value`` options of ModularAgent."""
+
+    generation: str | None = Field(default=None, description="Generation directory (default: gen_0).")
+    model: str | None = Field(default=None, description="Model name when -m is not given.")
+    max_turns: int | None = Field(default=None, description="Turn limit (None: none, like Terminus-2).")
+    composer: Literal["static", "task-aware"] = Field(default="static", description="How functions are chosen.")
+    composer_model: str | None = Field(default=None, description="Model of the task-aware composer.")
+    seed: int | None = Field(default=None, description="Seed for simulated models (default: from the trial).")
+    api_base: str | None = Field(default=None, description="OpenAI-compatible base URL for LiteLLM.")
+    api_key_env: str | None = Field(default=None, description="Env var holding the API key.")
+    temperature: float | None = Field(default=None, description="Sampling temperature.")
+    context_limit: int | None = Field(default=None, description="Override the model's context window (tokens).")
+    timeout_s: float = Field(default=120.0, description="Per-call model timeout (seconds).")
+    pane_width: int = Field(default=160, description="tmux pane width.")
+    pane_height: int = Field(default=40, description="tmux pane height.")
+    privileged: dict[str, Any] | None = Field(default=None, description="For simulators only; never read by "
+                                              "the harness (e.g. a task directory for sim).")
+
+
+class ModularAgent(BaseAgent):
+    """A Terminus-2-style harness assembled from a generation's active functions."""
+
+    options_model = ModularAgentOptions
+
+    def __init__(self, logs_dir: Path, model_name: str | None = None, *args: Any, **kwargs: Any):
+        super().__init__(logs_dir, model_name, *args, **kwargs)
+        opts: ModularAgentOptions = self.options  # type: ignore[assignment]
+        self.generation = load_generation(Path(opts.generation) if opts.generation else BASELINE)
+        self._terminal: TmuxTerminal | None = None
+        self._task_dir: Path | None = None
+        self._session = "session"
+
+    @staticmethod
+    def name() -> str:
+        return "modular-agent"
+
+    def version(self) -> str | None:
+        return f"{__version__}+{self.generation.id}"
+
+    async def setup(self, environment: BaseEnvironment) -> None:
+        opts: ModularAgentOptions = self.options  # type: ignore[assignment]
+        self._task_dir = environment.environment_dir.parent
+        self._session = environment.session_id or "session"
+        self._terminal = TmuxTerminal(environment, "modular-agent", EnvironmentPaths.agent_dir / "modular.pane",
+                                      opts.pane_width, opts.pane_height, self._extra_env)
+        await self._terminal.start()
+
+    def _model(self):
+        from modularrsi.models.registry import make_model
+
+        opts: ModularAgentOptions = self.options  # type: ignore[assignment]
+        name = self.model_name or opts.model or ""
+        seed = opts.seed if opts.seed is not None else int(hashlib.sha256(self._session.encode()).hexdigest()[:8], 16)
+        privileged = {"task_dir": self._task_dir, "seed": seed, **(opts.privileged or {})}
+        settings = {k: v for k, v in {"api_base": opts.api_base, "api_key_env": opts.api_key_env,
+                                      "temperature": opts.temperature, "context_limit": opts.context_limit,
+                                      "timeout_s": opts.timeout_s}.items() if v is not None}
+        return make_model(name, privileged=privileged, **settings)
+
+    async def _choose(self, instruction: str, model) -> tuple[dict[str, list[str]], str]:
+        opts: ModularAgentOptions = self.options  # type: ignore[assignment]
+        if opts.composer == "static":
+            return composer.static(self.generation), "static"
+        from modularrsi.models.registry import make_model
+
+        chooser = make_model(opts.composer_model) if opts.composer_model else model
+        return await composer.task_aware(self.generation, instruction, chooser)
+
+    async def run(self, instruction: str, environment: BaseEnvironment, context: AgentContext) -> None:
+        assert self._terminal is not None, "setup() must run first"
+        opts: ModularAgentOptions = self.options  # type: ignore[assignment]
+        model = self._model()
+        active, note = await self._choose(instruction, model)
+        recorder = TrajectoryRecorder(self.logs_dir / "trajectory.json", self._session, self.name(),
+                                      self.version() or "", getattr(model, "name", ""), self.generation.id, active)
+        kernel = Kernel(composer.resolve(self.generation, active), model, self._terminal, instruction, recorder,
+                        self.logs_dir / "module_trace.jsonl", max_turns=opts.max_turns,
+                        model_label=getattr(model, "name", ""))
+        started = time.perf_counter()
+        ending = None
+        try:
+            ending = await kernel.run()
+        finally:
+            from modularrsi.harness.protocols import Ending
+
+            ending = ending or Ending("time_limit", kernel.state.turn, "cancelled (agent timeout)")
+            kernel.close(ending)
+            usage = kernel.usage
+            context.n_input_tokens, context.n_output_tokens = usage.input_tokens, usage.output_tokens
+            context.cost_usd = usage.cost_usd or None
+            context.metadata = {
+                "ending": ending.reason, "ending_detail": ending.detail, "turns": kernel.state.turn,
+                "generation": self.generation.id, "active": active, "composer": note,
+                "parse_errors": kernel.state.parse_errors, "completion_claims": kernel.state.completion_claims,
+                "compactions": kernel.state.compactions, "model_calls": usage.calls,
+                "wall_s": round(time.perf_counter() - started, 3), "terminal_wait_s": round(self._terminal.wait_s, 3),
+                "model_latency_s": round(usage.latency_s, 3), "harness_overhead_s": round(kernel.overhead_s, 4),
+            }
+            (self.logs_dir / "episode.json").write_text(json.dumps(context.metadata, indent=2))

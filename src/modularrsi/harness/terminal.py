@@ -1,0 +1,43 @@
+"""The kernel's terminal: Harbor's tmux session inside the task environment, plus plain exec."""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from harbor.agents.terminus_2.tmux_session import TmuxSession
+from harbor.environments.base import BaseEnvironment
+
+
+class TmuxTerminal:
+    """Implements :class:`modularrsi.harness.protocols.Terminal` on Harbor's ``TmuxSession``."""
+
+    def __init__(self, environment: BaseEnvironment, session_name: str, log_path: PurePosixPath,
+                 pane_width: int = 160, pane_height: int = 40, extra_env: dict[str, str] | None = None):
+        self.environment = environment
+        self.session = TmuxSession(session_name=session_name, environment=environment, logging_path=log_path,
+                                   local_asciinema_recording_path=None, remote_asciinema_recording_path=None,
+                                   pane_width=pane_width, pane_height=pane_height, extra_env=extra_env,
+                                   user=environment.default_user)
+        self.keys_sent: list[str] = []
+        self.wait_s = 0.0
+
+    async def start(self) -> None:
+        await self.session.start()
+
+    async def send_keys(self, keys: str, min_timeout_sec: float = 0.0) -> None:
+        self.keys_sent.append(keys)
+        self.wait_s += min_timeout_sec
+        await self.session.send_keys(keys, block=False, min_timeout_sec=min_timeout_sec)
+
+    async def incremental_output(self) -> str:
+        return await self.session.get_incremental_output()
+
+    async def screen(self) -> str:
+        return await self.session.capture_pane(capture_entire=False)
+
+    async def exec(self, command: str, timeout_sec: int | None = None) -> tuple[int, str]:
+        result = await self.environment.exec(command, timeout_sec=timeout_sec)
+        return result.return_code, (result.stdout or "") + (result.stderr or "")
+
+    async def alive(self) -> bool:
+        return await self.session.is_session_alive()

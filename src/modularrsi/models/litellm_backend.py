@@ -1,0 +1,247 @@
+"""A :class:`~modularrsi.models.base.ChatModel` for any provider LiteLLM supports (``litellm.acompletion``).
+
+Invariants:
+
+- Only :meth:`Message.wire` dicts are sent: purpose tags never leave the process.
+- LiteLLM and the OpenAI SDK are told not to retry (``num_retries=0``, ``max_retries=0``); the retry loop
+  here is the only one. It retries rate limits, 5xx, timeouts, connection errors and malformed bodies,
+  at most ``max_retries`` times, sleeping ``backoff_s * 2**n`` plus a little jitter (capped at
+  :attr:`LiteLLMModel.MAX_BACKOFF_S`), or the server's ``Retry-After`` when it sends one (capped at
+  :attr:`LiteLLMModel.MAX_RETRY_AFTER_S`).
+- Context-length errors are never retried: they raise :class:`ContextOverflow` at once. Other client
+  errors (bad request, authentication, not found) raise :class:`ModelUnavailable` at once.
+- Every error raised here is one line, names the model, and has the API key redacted; the key is read
+  from the environment at call time and never stored on the instance, so ``repr`` cannot show it.
+- ``litellm`` is imported on first use, not at import time; the first use applies the offline defaults
+  (:func:`modularrsi.offline.apply_offline_defaults`, which never overrides a variable already set).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import random
+import time
+from typing import Any
+
+from modularrsi.models.base import Completion, ContextOverflow, Message, ModelUnavailable
+
+log = logging.getLogger(__name__)
+
+#: Context size assumed for models LiteLLM does not know and no explicit ``context_limit`` was given.
+DEFAULT_CONTEXT_LIMIT = 32768
+
+_CONTEXT_MARKERS = ("maximum context length", "context_length_exceeded", "context window")
+_RETRYABLE_CLIENT_STATUSES = (408, 409, 425, 429)
+
+
+def _litellm() -> Any:
+    """Import LiteLLM (offline defaults first, debug banners off); cached by Python's module system."""
+    from modularrsi.offline import apply_offline_defaults
+
+    apply_offline_defaults()
+    import litellm
+
+    litellm.suppress_debug_info = True
+    return litellm
+
+
+def one_line(text: str, secret: str | None = None, limit: int = 300) -> str:
+    """``text`` on one line, at most ``limit`` characters, with ``secret`` replaced by ``***``."""
+    if secret:
+        text = text.replace(secret, "***")
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def is_context_error(exc: BaseException) -> bool:
+    """True for LiteLLM's context-window error, or a 400 whose message says the context is too long."""
+    if isinstance(exc, _litellm().ContextWindowExceededError):
+        return True
+    return getattr(exc, "status_code", None) == 400 and any(m in str(exc).lower() for m in _CONTEXT_MARKERS)
+
+
+def is_retryable(exc: BaseException) -> bool:
+    """False for client errors (4xx other than 408/409/425/429); True for everything else.
+
+    Rate limits, 5xx, timeouts, connection errors and malformed bodies (which LiteLLM reports as
+    500s, or which fail our own parsing) are therefore retried.
+    """
+    status = getattr(exc, "status_code", None)
+    if isinstance(exc, TimeoutError) or not isinstance(status, int):
+        return True
+    return not (400 <= status < 500) or status in _RETRYABLE_CLIENT_STATUSES
+
+
+def retry_after(exc: BaseException) -> float | None:
+    """Seconds the server asked us to wait (``Retry-After`` in seconds), or ``None``."""
+    for headers in (getattr(getattr(exc, "response", None), "headers", None),
+                    getattr(exc, "litellm_response_headers", None)):
+        value = headers.get("retry-after") if headers is not None else None
+        if value is None:
+            continue
+        try:
+            return max(0.0, float(value))
+        except ValueError:
+            return None  # an HTTP date; fall back to our own backoff
+    return None
+
+
+class MalformedReply(ValueError):
+    """A 200 response without a usable chat completion in it."""
+
+
+class LiteLLMModel:
+    """A chat model served through LiteLLM: ``LiteLLMModel("openai/gpt-4o-mini")``, or any OpenAI-compatible
+    endpoint with ``api_base``. ``extra`` holds further ``acompletion`` keyword arguments (e.g. ``max_tokens``).
+    """
+
+    MAX_BACKOFF_S = 30.0
+    MAX_RETRY_AFTER_S = 60.0
+    JITTER = 0.1  # fraction of the backoff added at random
+
+    def __init__(self, name: str, api_base: str | None = None, api_key_env: str | None = None,
+                 timeout_s: float = 120, max_retries: int = 4, backoff_s: float = 1.0,
+                 temperature: float | None = None, context_limit: int | None = None,
+                 extra: dict[str, Any] | None = None) -> None:
+        if max_retries < 0 or timeout_s <= 0 or backoff_s < 0:
+            raise ValueError("need max_retries >= 0, timeout_s > 0, backoff_s >= 0")
+        self.name = name
+        self.api_base = api_base
+        self.api_key_env = api_key_env
+        self.timeout_s = timeout_s
+        self.max_retries = max_retries
+        self.backoff_s = backoff_s
+        self.temperature = temperature
+        self.extra = dict(extra or {})
+        self._context_limit = context_limit
+
+    def __repr__(self) -> str:
+        return (f"LiteLLMModel(name={self.name!r}, api_base={self.api_base!r}, api_key_env={self.api_key_env!r}, "
+                f"timeout_s={self.timeout_s}, max_retries={self.max_retries}, extra_keys={sorted(self.extra)})")
+
+    # -- the ChatModel interface -------------------------------------------------------------------
+
+    async def complete(self, messages: list[Message]) -> Completion:
+        """One chat completion, retried as described in the module docstring."""
+        wire = [m.wire() for m in messages]
+        key = self._api_key()
+        attempts = self.max_retries + 1
+        last: BaseException | None = None
+        for attempt in range(1, attempts + 1):
+            try:
+                return await self._attempt(wire, key)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # classified below, never swallowed silently
+                last = self._check(exc, key)
+            if attempt < attempts:
+                delay = self._delay(attempt, last)
+                log.warning("%s: attempt %d/%d failed (%s); retrying in %.2fs",
+                            self.name, attempt, attempts, type(last).__name__, delay)
+                await asyncio.sleep(delay)
+        detail = one_line(str(last), key, 200)
+        raise ModelUnavailable(f"{self.name}: gave up after {attempts} attempts; "
+                               f"last error {type(last).__name__}: {detail}") from None
+
+    def context_limit(self) -> int:
+        """The explicit limit, else LiteLLM's ``max_input_tokens`` for the model, else :data:`DEFAULT_CONTEXT_LIMIT`."""
+        if self._context_limit is None:
+            self._context_limit = self._known_context_limit() or DEFAULT_CONTEXT_LIMIT
+        return self._context_limit
+
+    def count_tokens(self, messages: list[Message]) -> int:
+        """LiteLLM's tokenizer for the model; ``len(text) // 4`` if it fails."""
+        wire = [m.wire() for m in messages]
+        try:
+            return int(_litellm().token_counter(model=self.name, messages=wire))
+        except Exception:  # any tokenizer trouble falls back to the rough count
+            return sum(len(m["content"]) for m in wire) // 4
+
+    # -- one attempt -------------------------------------------------------------------------------
+
+    async def _attempt(self, wire: list[dict[str, str]], key: str | None) -> Completion:
+        """Send once. LiteLLM enforces ``timeout_s``; an asyncio guard a little later backstops a hung call."""
+        started = time.monotonic()
+        async with asyncio.timeout(self.timeout_s * 1.25 + 1.0):
+            response = await _litellm().acompletion(**self._request(wire, key))
+        return self._completion(response, wire, time.monotonic() - started)
+
+    def _request(self, wire: list[dict[str, str]], key: str | None) -> dict[str, Any]:
+        request: dict[str, Any] = dict(self.extra)
+        request.update(model=self.name, messages=wire, timeout=self.timeout_s, num_retries=0, max_retries=0)
+        if self.api_base is not None:
+            request["api_base"] = self.api_base
+        if key is not None:
+            request["api_key"] = key
+        if self.temperature is not None:
+            request["temperature"] = self.temperature
+        return request
+
+    def _completion(self, response: Any, wire: list[dict[str, str]], latency_s: float) -> Completion:
+        content = _content(response)
+        usage = getattr(response, "usage", None)
+        input_tokens = int(getattr(usage, "prompt_tokens", 0) or 0) or self._count(messages=wire)
+        output_tokens = int(getattr(usage, "completion_tokens", 0) or 0) or self._count(text=content)
+        return Completion(content=content, input_tokens=input_tokens, output_tokens=output_tokens,
+                          cost_usd=self._cost(response), model=self.name, latency_s=latency_s)
+
+    def _count(self, **what: Any) -> int:
+        try:
+            return int(_litellm().token_counter(model=self.name, **what))
+        except Exception:
+            text = what.get("text") or "".join(m["content"] for m in what.get("messages", []))
+            return len(text) // 4
+
+    def _cost(self, response: Any) -> float:
+        """LiteLLM's price for ``response``; 0.0 for models the local cost map does not know."""
+        try:
+            return float(_litellm().completion_cost(completion_response=response, model=self.name) or 0.0)
+        except Exception:  # unknown models are free as far as we can tell
+            return 0.0
+
+    def _known_context_limit(self) -> int | None:
+        try:
+            value = _litellm().get_model_info(self.name).get("max_input_tokens")
+        except Exception:  # unknown model
+            return None
+        return int(value) if value else None
+
+    # -- failures ----------------------------------------------------------------------------------
+
+    def _api_key(self) -> str | None:
+        """The key from ``api_key_env`` (``None``: LiteLLM's provider variables apply)."""
+        if self.api_key_env is None:
+            return None
+        key = os.environ.get(self.api_key_env)
+        if not key:
+            raise ModelUnavailable(f"{self.name}: environment variable {self.api_key_env} is not set")
+        return key
+
+    def _check(self, exc: Exception, key: str | None) -> Exception:
+        """Raise at once for errors retrying cannot fix; otherwise return ``exc`` for the retry loop."""
+        if is_context_error(exc):
+            raise ContextOverflow(f"{self.name}: {one_line(str(exc), key)}") from None
+        if not is_retryable(exc):
+            raise ModelUnavailable(f"{self.name}: {type(exc).__name__} (not retried): "
+                                   f"{one_line(str(exc), key, 200)}") from None
+        return exc
+
+    def _delay(self, attempt: int, exc: BaseException) -> float:
+        """Seconds to wait before attempt ``attempt + 1``: Retry-After if sent, else jittered exponential backoff."""
+        asked = retry_after(exc)
+        if asked is not None:
+            return min(asked, self.MAX_RETRY_AFTER_S)
+        base = self.backoff_s * 2 ** (attempt - 1)
+        return min(base + random.uniform(0, self.JITTER * base), self.MAX_BACKOFF_S)
+
+
+def _content(response: Any) -> str:
+    """The assistant text of a chat response; :class:`MalformedReply` when there is none."""
+    try:
+        message = response.choices[0].message
+    except (AttributeError, IndexError, KeyError, TypeError) as exc:
+        raise MalformedReply(f"response without choices: {type(response).__name__}") from exc
+    content = getattr(message, "content", None)
+    return content if isinstance(content, str) else ""
