@@ -132,9 +132,7 @@ class LiteLLMModel:
         for attempt in range(1, attempts + 1):
             try:
                 return await self._attempt(wire, key)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # classified below, never swallowed silently
+            except Exception as exc:  # classified below, never swallowed silently (cancellation passes through)
                 last = self._check(exc, key)
             if attempt < attempts:
                 delay = self._delay(attempt, last)
@@ -163,9 +161,10 @@ class LiteLLMModel:
 
     async def _attempt(self, wire: list[dict[str, str]], key: str | None) -> Completion:
         """Send once. LiteLLM enforces ``timeout_s``; an asyncio guard a little later backstops a hung call."""
+        acompletion = _litellm().acompletion  # the first import takes seconds: keep it out of the timed call
         started = time.monotonic()
         async with asyncio.timeout(self.timeout_s * 1.25 + 1.0):
-            response = await _litellm().acompletion(**self._request(wire, key))
+            response = await acompletion(**self._request(wire, key))
         return self._completion(response, wire, time.monotonic() - started)
 
     def _request(self, wire: list[dict[str, str]], key: str | None) -> dict[str, Any]:

@@ -62,11 +62,16 @@ class SimProfile:
     incapable_hard: float = 0.35       # per hard task (fixed per task): one step always done wrong
     recover_plain: float = 0.12        # per plain completion check: re-check and find dropped steps
     recover_evidence: float = 0.8      # per evidence-asking completion check
+    lost_after_loop: float = 0.5       # on leaving a loop unaided: drop the next step (lost track)
+    propensity_base: float = 0.15      # per task: failure propensity = base + span * u**2, u ~ U(0,1)
+    propensity_span: float = 2.6       #   seeded by the task name (some tasks are hard for this "model")
     context_tokens: int = 32_768
     step_duration: float = 0.3
 
 
-PROFILES = {"default": SimProfile(), "perfect": SimProfile(0, 0, 0, 0, 0, 0, 1, 10**9, 0, 0, 1, 1)}
+PROFILES = {"default": SimProfile(),
+            "perfect": SimProfile(malformed=0, skip_easy_to_miss=0, explore=0, confuse_per_kb=0, loop=0,
+                                  forget=0, incapable_hard=0, propensity_base=0, propensity_span=0)}
 
 
 @dataclass
@@ -82,7 +87,7 @@ class _Plan:
     waits: int = 0
 
 
-def _task_steps(task_dir: Path) -> tuple[list[str], int | None, str, str]:
+def _task_steps(task_dir: Path) -> tuple[list[str], int | None, str, str, str]:
     from modularrsi.tasks.model import STEP_MARKER, load_task
 
     task = load_task(Path(task_dir))
@@ -98,18 +103,19 @@ def _task_steps(task_dir: Path) -> tuple[list[str], int | None, str, str]:
     scripts = [s.script for s in task.steps]
     scripts[0] = scripts[0].replace("\n".join(preamble).strip(), "", 1)
     easy = next((i for i, s in enumerate(task.steps) if s.easy_to_miss), None)
-    return scripts, easy, "\n".join(preamble).strip(), task.difficulty
+    return scripts, easy, "\n".join(preamble).strip(), task.difficulty, task.name
 
 
 class SimModel:
     """One simulated agent attempt (stateful across calls, deterministic for a seed)."""
 
     def __init__(self, steps: list[str], easy_to_miss: int | None, preamble: str, difficulty: str,
-                 seed: int, profile: SimProfile, name: str = "sim"):
+                 seed: int, profile: SimProfile, name: str = "sim", task_name: str = ""):
         self.name = name
         self.profile = profile
         self.rng = random.Random(seed)
-        self.scale = DIFFICULTY.get(difficulty, 1.0)
+        u = random.Random(f"task:{task_name}").random()
+        self.scale = DIFFICULTY.get(difficulty, 1.0) * (profile.propensity_base + profile.propensity_span * u * u)
         self.preamble = preamble
         self.plan = _Plan(steps, easy_to_miss, todo=list(range(len(steps))))
         self.incapable: int | None = None
@@ -126,8 +132,9 @@ class SimModel:
             raise ValueError(f"sim profile '{profile}' is unknown; valid: {', '.join(PROFILES)}")
         if task_dir is None:
             raise ValueError("sim needs the task directory through its privileged channel (task_dir)")
-        steps, easy, preamble, difficulty = _task_steps(Path(task_dir))
-        return cls(steps, easy, preamble, difficulty, seed, PROFILES[profile], name=f"sim:{profile}")
+        steps, easy, preamble, difficulty, task_name = _task_steps(Path(task_dir))
+        return cls(steps, easy, preamble, difficulty, seed, PROFILES[profile], name=f"sim:{profile}",
+                   task_name=task_name)
 
     # ----------------------------------------------------------------- interface
     def context_limit(self) -> int:
@@ -161,12 +168,14 @@ class SimModel:
     def _perceive(self, messages: list[Message]) -> None:
         last = messages[-1]
         size_kb = len(last.content.encode()) / 1024
-        if size_kb > 2 and self.plan.todo and self.rng.random() < self.profile.confuse_per_kb * (size_kb - 2):
+        confusion = self.profile.confuse_per_kb * self.scale * (size_kb - 2)
+        if size_kb > 2 and self.plan.todo and self.rng.random() < confusion:
             self._drop(self.plan.todo[0])
         if any(m.purpose == "summary" for m in messages):
             return
         history_chars = sum(len(m.content) for m in messages)
-        if history_chars > self.profile.forget_chars and self.plan.todo and self.rng.random() < self.profile.forget:
+        forget = self.profile.forget * self.scale
+        if history_chars > self.profile.forget_chars and self.plan.todo and self.rng.random() < forget:
             self._drop(self.plan.todo[-1])
 
     def _decide(self, last: Message) -> dict:
@@ -183,6 +192,8 @@ class SimModel:
             escaped = breaks and self.rng.random() < self.profile.loop_break
             if escaped or self.rng.random() > self.profile.loop_persist:
                 plan.looping = False
+                if not escaped and plan.todo and self.rng.random() < self.profile.lost_after_loop:
+                    self._drop(plan.todo[0])
             else:
                 return self._reply("Checking the directory again.", [("ls -la\n", 0.1)])
         if plan.waiting_for and plan.waiting_for not in last.content:
