@@ -1,0 +1,3 @@
+CREATE TABLE schema_migrations (version TEXT PRIMARY KEY, applied_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP);
+CREATE TABLE tiles (z INTEGER NOT NULL, x INTEGER NOT NULL, y INTEGER NOT NULL, data BLOB, PRIMARY KEY (z, x, y));
+INSERT INTO schema_migrations (version) VALUES ('001_init');

@@ -1,0 +1,2 @@
+class ConfigError(Exception):
+    """Raised for malformed or inconsistent configuration."""

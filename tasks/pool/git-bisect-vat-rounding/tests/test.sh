@@ -1,0 +1,8 @@
+#!/bin/bash
+# Verifier: checks the reported commit and the repository state.
+mkdir -p /logs/verifier
+echo 0 > /logs/verifier/reward.txt
+if timeout 60 python3 /tests/check.py; then
+  echo 1 > /logs/verifier/reward.txt
+fi
+exit 0

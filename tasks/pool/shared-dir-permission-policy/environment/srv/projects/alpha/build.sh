@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+make -C "$(dirname "$0")" all

@@ -1,0 +1,2 @@
+# sourced by build.sh, not run directly
+log() { echo "[alpha] $*"; }
