@@ -73,6 +73,67 @@ def tasks_validate(
         raise typer.Exit(1)
 
 
+def _print_results(results) -> None:
+    o = results.overall
+    label = " [yellow](sim: a simulated model — these numbers test the machinery, not a real model)[/yellow]" \
+        if results.simulated else ""
+    table = Table(title=f"{results.run_id} — {results.model} on {o.tasks} tasks × k={o.k}{label}")
+    for column in ("metric", "value", "95% CI"):
+        table.add_column(column)
+    for name, title in (("acc", "Acc"), ("pass_at_k", f"Pass@{o.k}"), ("pass_hat_k", f"Pass^{o.k}"),
+                        ("mean_steps", "mean steps")):
+        low, high = getattr(o, f"{name}_ci95")
+        table.add_row(title, f"{getattr(o, name):.3f}", f"[{low:.3f}, {high:.3f}]")
+    table.add_row("tokens in/out", f"{o.input_tokens:,} / {o.output_tokens:,}", "")
+    table.add_row("cost (USD)", f"{o.cost_usd:.4f}", "")
+    table.add_row("invalid attempts", str(o.invalid_attempts), "")
+    table.add_row("tasks all-pass / mixed / all-fail",
+                  f"{o.all_pass_share:.0%} / {o.mixed_share:.0%} / {o.all_fail_share:.0%}", "")
+    console.print(table)
+
+
+@app.command("run")
+def run(
+    tasks: Annotated[list[Path] | None, typer.Option("--tasks", help="Task dirs or dirs of tasks.")] = None,
+    generation: Annotated[Path | None, typer.Option("--generation", help="Generation dir (default gen_0).")] = None,
+    model: Annotated[str, typer.Option("--model", "-m", help="sim, scripted:FILE.json or a LiteLLM name.")] = "sim",
+    k: Annotated[int, typer.Option("-k", help="Attempts per task.")] = 3,
+    concurrency: Annotated[int, typer.Option("-n", "--concurrency", help="Attempts at once.")] = 8,
+    env: Annotated[str, typer.Option("--env", help="local, a Harbor environment type, or module:Class.")] = "local",
+    dataset: Annotated[str | None, typer.Option("--dataset", help="Harbor dataset NAME@VERSION.")] = None,
+    registry_path: Annotated[Path | None, typer.Option("--registry-path", help="Local registry JSON.")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Run seed.")] = 0,
+    max_turns: Annotated[int | None, typer.Option("--max-turns", help="Turn limit per attempt.")] = 50,
+    config: Annotated[Path | None, typer.Option("--config", help="YAML with any of these settings.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Run directory (default runs/run-<time>).")] = None,
+    resume: Annotated[Path | None, typer.Option("--resume", help="Finish an interrupted run directory.")] = None,
+) -> None:
+    """Run K attempts per task through Harbor trials; write a run directory with results.json."""
+    from modularrsi.rollouts.config import RunConfig
+    from modularrsi.rollouts.live import LiveView
+    from modularrsi.rollouts.run import execute, new_run_id
+
+    try:
+        if resume is not None:
+            if not (resume / "config.yaml").is_file():
+                raise ValueError(f"{resume}: not a run directory (no config.yaml)")
+            cfg, run_dir = RunConfig.load(resume / "config.yaml"), resume
+        else:
+            flags = {"tasks": tasks or [], "generation": generation, "model": model, "k": k,
+                     "concurrency": concurrency, "env": env, "dataset": dataset, "registry_path": registry_path,
+                     "seed": seed, "max_turns": max_turns}
+            cfg = RunConfig.load(config, flags) if config else RunConfig.model_validate(flags)
+            run_dir = out or Path("runs") / new_run_id()
+            if (run_dir / "config.yaml").exists():
+                raise ValueError(f"{run_dir}: exists already; use --resume {run_dir} to finish it")
+        with LiveView(console, f"{cfg.model} × k={cfg.k}") as view:
+            results = asyncio.run(execute(cfg, run_dir.resolve(), [view]))
+    except (ValueError, FileNotFoundError) as exc:
+        raise _fail(str(exc)) from None
+    _print_results(results)
+    console.print(f"run directory: {run_dir}")
+
+
 def main() -> None:
     apply_offline_defaults()
     logging.getLogger("harbor").setLevel(logging.WARNING)

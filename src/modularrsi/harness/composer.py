@@ -49,6 +49,7 @@ async def task_aware(generation: Generation, instruction: str, model: ChatModel)
         check_active(generation.path / "manifest.json", active, generation.functions)
         return active, "task-aware"
     except (GenerationError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        return fallback, f"static: task-aware choice rejected ({type(exc).__name__}: {str(exc)[:120]})"
+        reason = str(exc).rsplit("manifest.json: ", 1)[-1][:160]
+        return fallback, f"static: task-aware choice rejected ({type(exc).__name__}: {reason})"
     except Exception as exc:  # noqa: BLE001 - a composer failure must never stop an attempt
         return fallback, f"static: composer call failed ({type(exc).__name__})"

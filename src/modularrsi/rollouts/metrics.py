@@ -104,6 +104,11 @@ def summarise(attempts: list[Attempt], k: int, seed: int = 0) -> dict:
                      "output_tokens": sum(m.output_tokens for m in per_task),
                      "cost_usd": round(sum(m.cost_usd for m in per_task), 6),
                      "wall_s": round(sum(a.wall_s for a in attempts), 2)}
+    passes = [(m.passes, m.attempts) for m in per_task]
+    n = max(1, len(passes))
+    overall["all_pass_share"] = sum(c == a for c, a in passes) / n
+    overall["mixed_share"] = sum(0 < c < a for c, a in passes) / n
+    overall["all_fail_share"] = sum(c == 0 for c, a in passes) / n
     for name in METRICS:
         values = np.array([getattr(m, name) for m in per_task], dtype=float)
         overall[name] = float(values.mean()) if len(values) else float("nan")

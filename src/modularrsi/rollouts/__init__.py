@@ -1,0 +1,1 @@
+"""Rollouts: K attempts per task through Harbor trials, run directories, metrics."""

@@ -1,0 +1,46 @@
+"""What a run asks for (``config.yaml``): validated once, merged defaults → file → CLI flags."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+
+class RunConfig(BaseModel):
+    """Settings of ``modularrsi run``; every field is documented and validated."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tasks: list[Path] = Field(default_factory=list, description="Task directories or directories of tasks.")
+    dataset: str | None = Field(default=None, description="Harbor registry dataset NAME@VERSION instead of tasks.")
+    registry_path: Path | None = Field(default=None, description="Local Harbor registry JSON for --dataset.")
+    generation: Path | None = Field(default=None, description="Generation directory (default gen_0).")
+    agent: str = Field(default="modularrsi.harness:ModularAgent", description="Harbor agent import path.")
+    model: str = Field(default="sim", description="sim, scripted:FILE.json, or a LiteLLM model name.")
+    k: int = Field(default=3, ge=1, description="Attempts per task.")
+    concurrency: int = Field(default=8, ge=1, description="Attempts running at once.")
+    env: str = Field(default="local", description="local, a Harbor environment type, or module:Class.")
+    env_kwargs: dict[str, Any] = Field(default_factory=dict, description="Environment kwargs.")
+    seed: int = Field(default=0, description="Run seed; each attempt's seed derives from it.")
+    max_turns: int | None = Field(default=50, ge=1, description="Turn limit per attempt (None: none).")
+    timeout_multiplier: float = Field(default=1.0, gt=0, description="Scales every task timeout.")
+    agent_kwargs: dict[str, Any] = Field(default_factory=dict, description="Extra --ak options for the agent.")
+
+    @classmethod
+    def load(cls, path: Path, overrides: dict[str, Any] | None = None) -> RunConfig:
+        try:
+            data = yaml.safe_load(path.read_text()) or {}
+        except (OSError, yaml.YAMLError) as exc:
+            raise ValueError(f"{path}: cannot read ({exc})") from None
+        try:
+            return cls.model_validate({**data, **(overrides or {})})
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise ValueError(f"{path}: field '{where}': {first['msg']}") from None
+
+    def dump(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")

@@ -1,0 +1,87 @@
+"""``results.json`` of a run: its schema (pydantic) and how it is built from attempts."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from pydantic import BaseModel, ConfigDict
+
+from modularrsi.rollouts.metrics import Attempt, summarise
+
+SCHEMA_VERSION = 1
+
+
+class Overall(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    tasks: int
+    attempts: int
+    k: int
+    invalid_attempts: int
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float
+    wall_s: float
+    all_pass_share: float
+    mixed_share: float
+    all_fail_share: float
+    acc: float
+    acc_ci95: list[float]
+    pass_at_k: float
+    pass_at_k_ci95: list[float]
+    pass_hat_k: float
+    pass_hat_k_ci95: list[float]
+    mean_steps: float
+    mean_steps_ci95: list[float]
+
+
+class PerTask(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    task: str
+    attempts: int
+    passes: int
+    acc: float
+    pass_at_k: float
+    pass_hat_k: float
+    mean_steps: float
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float
+    invalid: int
+
+
+class AttemptRow(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    task: str
+    attempt: int
+    reward: float | None
+    steps: int
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float
+    wall_s: float
+    error: str | None
+
+
+class RunResults(BaseModel):
+    """The schema of ``results.json``. ``simulated`` is true when the agent model was ``sim``:
+    such numbers say the machinery works, not what a real model would gain."""
+
+    model_config = ConfigDict(extra="forbid")
+    schema_version: int = SCHEMA_VERSION
+    run_id: str
+    model: str
+    simulated: bool
+    generation: str
+    wall_s: float
+    overall: Overall
+    per_task: list[PerTask]
+    attempts: list[AttemptRow]
+
+
+def build_results(run_id: str, model: str, generation: str, attempts: list[Attempt], k: int,
+                  wall_s: float, seed: int = 0) -> RunResults:
+    summary = summarise(attempts, k, seed=seed)
+    return RunResults(run_id=run_id, model=model, simulated=model.startswith("sim"), generation=generation,
+                      wall_s=round(wall_s, 2), overall=Overall(**summary["overall"]),
+                      per_task=[PerTask(**row) for row in summary["per_task"]],
+                      attempts=[AttemptRow(**asdict(a)) for a in attempts])

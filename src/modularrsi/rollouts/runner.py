@@ -1,0 +1,144 @@
+"""Run K attempts per task through Harbor trials, resumably, into a run directory.
+
+Run directory (the API of a run; every file written atomically)::
+
+    runs/<run-id>/config.yaml    as asked            lock.json   as resolved (versions, tasks, generation)
+                  state.json     where it stands     results.json metrics (see results.py)
+                  trials/<task>__a<k>/               Harbor's own trial output (result.json last)
+
+An attempt is finished when Harbor wrote its ``result.json``; a resumed run reuses finished attempts
+and re-runs the others from scratch, so an interrupted run (Ctrl-C, kill -9) loses and duplicates
+nothing. Each attempt's seed is derived from the run seed, the task and the attempt index.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from harbor.models.trial.config import AgentConfig, TaskConfig, TrialConfig
+from harbor.models.trial.result import TrialResult
+from harbor.trial.trial import Trial
+
+from modularrsi.rollouts.config import RunConfig
+from modularrsi.rollouts.metrics import Attempt
+from modularrsi.tasks.trials import environment_config, reward_of
+from modularrsi.util.files import write_json
+
+
+@dataclass(frozen=True)
+class Job:
+    """One attempt to make: a task, its attempt index, its seed and its trial directory name."""
+
+    task: TaskConfig
+    name: str
+    index: int
+    seed: int
+
+    @property
+    def trial_name(self) -> str:
+        return f"{self.name}__a{self.index}"
+
+
+def attempt_seed(run_seed: int, task: str, index: int) -> int:
+    return int(hashlib.sha256(f"{run_seed}:{task}:{index}".encode()).hexdigest()[:8], 16)
+
+
+def attempt_from_result(result: TrialResult, index: int) -> Attempt:
+    meta = (result.agent_result.metadata or {}) if result.agent_result else {}
+    agent = result.agent_result
+    error = None
+    if result.exception_info is not None:
+        error = f"{result.exception_info.exception_type}: {result.exception_info.exception_message[:200]}"
+    wall = (result.finished_at - result.started_at).total_seconds() if result.started_at and result.finished_at else 0
+    return Attempt(task=result.task_name, attempt=index, reward=reward_of(result), steps=int(meta.get("turns", 0)),
+                   input_tokens=(agent.n_input_tokens or 0) if agent else 0,
+                   output_tokens=(agent.n_output_tokens or 0) if agent else 0,
+                   cost_usd=(agent.cost_usd or 0.0) if agent else 0.0, wall_s=round(wall, 3), error=error)
+
+
+def read_finished(trial_dir: Path) -> TrialResult | None:
+    path = trial_dir / "result.json"
+    if not path.is_file():
+        return None
+    try:
+        return TrialResult.model_validate_json(path.read_text())
+    except ValueError:
+        return None
+
+
+class Runner:
+    """Runs the jobs of one run directory with bounded concurrency; observers see every attempt."""
+
+    def __init__(self, config: RunConfig, run_dir: Path, jobs: list[Job],
+                 observers: list[Callable[[str, dict], None]] | None = None):
+        self.config, self.run_dir, self.jobs = config, run_dir, jobs
+        self.trials_dir = run_dir / "trials"
+        self.observers = observers or []
+        self.attempts: dict[str, Attempt] = {}
+
+    def _emit(self, event: str, data: dict) -> None:
+        for observer in self.observers:
+            try:
+                observer(event, data)
+            except Exception as exc:  # noqa: BLE001 - observers are harmless: log, never raise
+                logging.getLogger(__name__).warning("observer failed on %s: %s", event, exc)
+
+    def _agent(self, job: Job) -> AgentConfig:
+        cfg = self.config
+        kwargs = {"seed": job.seed, "max_turns": cfg.max_turns, **cfg.agent_kwargs}
+        if cfg.generation:
+            kwargs["generation"] = str(cfg.generation)
+        return AgentConfig(import_path=cfg.agent, model_name=cfg.model, kwargs=kwargs)
+
+    async def _run_one(self, job: Job, gate: asyncio.Semaphore) -> None:
+        trial_dir = self.trials_dir / job.trial_name
+        finished = read_finished(trial_dir)
+        if finished is None:
+            async with gate:
+                if trial_dir.exists():
+                    shutil.rmtree(trial_dir)
+                self._emit("started", {"trial": job.trial_name})
+                config = TrialConfig(task=job.task, trials_dir=self.trials_dir, trial_name=job.trial_name,
+                                     agent=self._agent(job),
+                                     environment=environment_config(self.config.env, self.config.env_kwargs),
+                                     timeout_multiplier=self.config.timeout_multiplier)
+                trial = await Trial.create(config)
+                finished = await trial.run()
+            reused = False
+        else:
+            reused = True
+        attempt = attempt_from_result(finished, job.index)
+        self.attempts[job.trial_name] = attempt
+        self._emit("finished", {"trial": job.trial_name, "attempt": attempt, "reused": reused})
+        self._save_state()
+
+    def _save_state(self) -> None:
+        write_json(self.run_dir / "state.json", {
+            "status": "running", "attempts_total": len(self.jobs), "attempts_done": len(self.attempts),
+            "updated_at": time.time()})
+
+    async def run(self) -> list[Attempt]:
+        self.trials_dir.mkdir(parents=True, exist_ok=True)
+        gate = asyncio.Semaphore(max(1, self.config.concurrency))
+        await asyncio.gather(*(self._run_one(job, gate) for job in self.jobs))
+        return [self.attempts[j.trial_name] for j in self.jobs]
+
+
+def write_lock(run_dir: Path, config: RunConfig, jobs: list[Job], generation_id: str) -> None:
+    from importlib.metadata import version
+
+    tasks = sorted({j.name: str(j.task.path) for j in jobs}.items())
+    write_json(run_dir / "lock.json", {
+        "modularrsi": version("modularrsi"), "harbor": version("harbor"), "litellm": version("litellm"),
+        "model": config.model, "agent": config.agent, "generation": generation_id, "k": config.k,
+        "seed": config.seed, "environment": config.env, "tasks": [{"name": n, "path": p} for n, p in tasks],
+        "attempts": [{"trial": j.trial_name, "seed": j.seed} for j in jobs]})
+
+

@@ -1,0 +1,55 @@
+"""Metric definitions, checked against hand computations and Harbor's own pass@k estimator."""
+
+import math
+
+import numpy as np
+import pytest
+from harbor.utils.pass_at_k import _pass_at_k_for_task
+
+from modularrsi.rollouts.metrics import Attempt, bootstrap_ci, pass_at_k, pass_hat_k, summarise
+from modularrsi.rollouts.results import RunResults, build_results
+
+
+@pytest.mark.parametrize("n, c, k", [(3, 0, 3), (3, 1, 3), (3, 2, 3), (3, 3, 3), (10, 4, 2), (10, 4, 5), (8, 1, 4)])
+def test_pass_at_k_matches_harbor(n, c, k):
+    assert pass_at_k(n, c, k) == pytest.approx(_pass_at_k_for_task(n, c, k))
+
+
+def test_pass_hat_k_is_all_of_k():
+    assert pass_hat_k(3, 3, 3) == 1.0 and pass_hat_k(3, 2, 3) == 0.0
+    assert pass_hat_k(4, 3, 2) == pytest.approx(math.comb(3, 2) / math.comb(4, 2))
+    with pytest.raises(ValueError, match="needs at least 4"):
+        pass_hat_k(3, 3, 4)
+
+
+def attempts(spec: dict[str, list[float | None]]) -> list[Attempt]:
+    return [Attempt(t, i, r, steps=10 + i) for t, rs in spec.items() for i, r in enumerate(rs)]
+
+
+def test_summary_counts_invalid_as_failures_and_shares_buckets():
+    summary = summarise(attempts({"a": [1, 1, 1], "b": [1, 0, None], "c": [0, 0, 0]}), k=3)
+    o = summary["overall"]
+    assert o["acc"] == pytest.approx((1 + 1 / 3 + 0) / 3)
+    assert o["pass_at_k"] == pytest.approx(2 / 3) and o["pass_hat_k"] == pytest.approx(1 / 3)
+    assert (o["all_pass_share"], o["mixed_share"], o["all_fail_share"]) == pytest.approx((1 / 3, 1 / 3, 1 / 3))
+    assert o["invalid_attempts"] == 1 and o["mean_steps"] == pytest.approx(11)
+    low, high = o["acc_ci95"]
+    assert 0 <= low <= o["acc"] <= high <= 1
+
+
+def test_too_few_attempts_is_an_error():
+    with pytest.raises(ValueError, match="fewer than k=3"):
+        summarise(attempts({"a": [1, 1]}), k=3)
+
+
+def test_bootstrap_is_deterministic_and_degenerate_for_constants():
+    values = np.array([0.0, 1.0, 1.0, 0.5])
+    assert bootstrap_ci(values, seed=3) == bootstrap_ci(values, seed=3)
+    assert bootstrap_ci(np.ones(5)) == (1.0, 1.0)
+
+
+def test_results_validate_against_schema_and_label_sim():
+    results = build_results("r1", "sim", "g0", attempts({"a": [1, 0, 1], "b": [0, 0, 0]}), 3, 1.0)
+    again = RunResults.model_validate_json(results.model_dump_json())
+    assert again.simulated and again.overall.tasks == 2
+    assert not build_results("r2", "openai/x", "g0", attempts({"a": [1, 1, 1]}), 3, 1.0).simulated
