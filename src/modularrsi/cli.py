@@ -23,7 +23,7 @@ err = Console(stderr=True)
 
 
 def _fail(message: str) -> typer.Exit:
-    err.print(f"[red]error:[/red] {message}", highlight=False)
+    err.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
     return typer.Exit(2)
 
 
@@ -96,15 +96,18 @@ def _print_results(results) -> None:
 def run(
     tasks: Annotated[list[Path] | None, typer.Option("--tasks", help="Task dirs or dirs of tasks.")] = None,
     generation: Annotated[Path | None, typer.Option("--generation", help="Generation dir (default gen_0).")] = None,
-    model: Annotated[str, typer.Option("--model", "-m", help="sim, scripted:FILE.json or a LiteLLM name.")] = "sim",
-    k: Annotated[int, typer.Option("-k", help="Attempts per task.")] = 3,
-    concurrency: Annotated[int, typer.Option("-n", "--concurrency", help="Attempts at once.")] = 8,
-    env: Annotated[str, typer.Option("--env", help="local, a Harbor environment type, or module:Class.")] = "local",
+    model: Annotated[str | None, typer.Option("--model", "-m", help="sim (default), scripted:FILE.json, or a "
+                                              "LiteLLM model name.")] = None,
+    k: Annotated[int | None, typer.Option("-k", help="Attempts per task (default 3).")] = None,
+    concurrency: Annotated[int | None, typer.Option("-n", "--concurrency",
+                                                    help="Attempts at once (default 8).")] = None,
+    env: Annotated[str | None, typer.Option("--env", help="local (default), a Harbor environment type, or "
+                                            "module:Class.")] = None,
     dataset: Annotated[str | None, typer.Option("--dataset", help="Harbor dataset NAME@VERSION.")] = None,
     registry_path: Annotated[Path | None, typer.Option("--registry-path", help="Local registry JSON.")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Run seed.")] = 0,
-    max_turns: Annotated[int | None, typer.Option("--max-turns", help="Turn limit per attempt.")] = 50,
-    config: Annotated[Path | None, typer.Option("--config", help="YAML with any of these settings.")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Run seed (default 0).")] = None,
+    max_turns: Annotated[int | None, typer.Option("--max-turns", help="Turn limit per attempt (default 50).")] = None,
+    config: Annotated[Path | None, typer.Option("--config", help="YAML with any of these settings; flags win.")] = None,
     out: Annotated[Path | None, typer.Option("--out", help="Run directory (default runs/run-<time>).")] = None,
     resume: Annotated[Path | None, typer.Option("--resume", help="Finish an interrupted run directory.")] = None,
 ) -> None:
@@ -119,9 +122,10 @@ def run(
                 raise ValueError(f"{resume}: not a run directory (no config.yaml)")
             cfg, run_dir = RunConfig.load(resume / "config.yaml"), resume
         else:
-            flags = {"tasks": tasks or [], "generation": generation, "model": model, "k": k,
+            given = {"tasks": tasks or None, "generation": generation, "model": model, "k": k,
                      "concurrency": concurrency, "env": env, "dataset": dataset, "registry_path": registry_path,
                      "seed": seed, "max_turns": max_turns}
+            flags = {key: value for key, value in given.items() if value is not None}
             cfg = RunConfig.load(config, flags) if config else RunConfig.model_validate(flags)
             run_dir = out or Path("runs") / new_run_id()
             if (run_dir / "config.yaml").exists():

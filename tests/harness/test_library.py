@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from modularrsi.harness import BASELINE
-from modularrsi.harness import composer
+from modularrsi.harness import BASELINE, composer
 from modularrsi.harness.library import GenerationError, load_generation, read_sources, write_generation
 from modularrsi.models.scripted import ScriptedModel
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 
 import pytest
 from harbor.models.trial.config import AgentConfig
@@ -73,10 +72,10 @@ async def test_gen0_matches_terminus2(task_factory, tmp_path, openai_key):
 
 
 def test_no_purpose_tag_or_key_reaches_the_wire(tmp_path):
+    import asyncio
+
     from modularrsi.models.base import Message
     from modularrsi.models.litellm_backend import LiteLLMModel
-
-    import asyncio
 
     os.environ["MODULARRSI_PLANTED"] = "sk-planted-secret-999"
     with FakeOpenAIServer(["hello"]) as server:

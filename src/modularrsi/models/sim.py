@@ -124,6 +124,7 @@ class SimModel:
         if easy_to_miss is not None and self.rng.random() < min(1.0, profile.skip_easy_to_miss * self.scale):
             self._drop(easy_to_miss)
         self.explore_first = self.rng.random() < profile.explore
+        self._unsent: dict | None = None
 
     @classmethod
     def for_attempt(cls, profile: str = "default", task_dir: Path | str | None = None, seed: int = 0,
@@ -159,9 +160,13 @@ class SimModel:
             return self._summary()
         if last.purpose == "composer":
             return "{}"
+        if "parse_error_feedback" in last.purpose and self._unsent is not None:
+            reply, self._unsent = self._unsent, None  # say properly what did not parse
+            return json.dumps(reply)
         self._perceive(messages)
         reply = self._decide(last)
-        if "parse_error_feedback" not in last.purpose and self.rng.random() < self.profile.malformed * self.scale:
+        if self.rng.random() < self.profile.malformed * self.scale:
+            self._unsent = reply
             return json.dumps(reply)[: self.rng.randrange(20, 60)]
         return json.dumps(reply)
 
@@ -196,7 +201,7 @@ class SimModel:
                     self._drop(plan.todo[0])
             else:
                 return self._reply("Checking the directory again.", [("ls -la\n", 0.1)])
-        if plan.waiting_for and plan.waiting_for not in last.content:
+        if plan.waiting_for and plan.waiting_for not in last.content and plan.waits < 6:
             plan.waits += 1
             wait = min(10.0, 0.5 * 2 ** plan.waits)
             return self._reply("The previous command is still running; waiting.", [("", wait)])

@@ -1,0 +1,135 @@
+"""`modularrsi run` end to end: real Harbor trials in LocalSandbox with the sim model."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from harbor.utils.trajectory_validator import TrajectoryValidator
+from testutil import REPO
+
+from modularrsi.rollouts.results import RunResults
+
+POOL = REPO / "tasks" / "pool"
+CLI = [sys.executable, "-m", "modularrsi.cli"]
+SMALL = ["crm-contacts-dedup-by-email", "argparse-logq-cli", "sqlite-monthly-category-revenue"]
+
+
+def run_cli(*args, timeout=900, env=None):
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "COLUMNS": "200", **(env or {})})
+
+
+def task_args(names):
+    return [a for n in names for a in ("--tasks", str(POOL / n))]
+
+
+def test_run_writes_valid_results_and_atif_trajectories(tmp_path):
+    out = tmp_path / "run"
+    result = run_cli("run", *task_args(SMALL[:2]), "-k", "2", "-n", "4", "--out", str(out))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "sim: a simulated model" in result.stdout
+    results = RunResults.model_validate_json((out / "results.json").read_text())
+    assert results.simulated and results.overall.tasks == 2 and len(results.attempts) == 4
+    assert {p.name for p in (out / "trials").iterdir()} == {f"{n}__a{i}" for n in SMALL[:2] for i in range(2)}
+    for path in (out / "trials").glob("*/agent/trajectory.json"):
+        validator = TrajectoryValidator()
+        assert validator.validate(path), validator.errors
+        purposes = {(s.get("extra") or {}).get("purpose") for s in json.loads(path.read_text())["steps"]}
+        assert "instruction" in purposes and "observation" in purposes
+    lock = json.loads((out / "lock.json").read_text())
+    assert lock["generation"].startswith("g") and len(lock["attempts"]) == 4
+    assert json.loads((out / "state.json").read_text())["status"] == "done"
+
+
+def test_malformed_generation_is_refused_before_any_trial(tmp_path):
+    import shutil
+
+    from modularrsi.harness import BASELINE
+
+    gen = tmp_path / "gen"
+    shutil.copytree(BASELINE, gen)
+    (gen / "modules" / "context" / "summarize_on_pressure.py").write_text("import socket\n")
+    out = tmp_path / "run"
+    result = run_cli("run", *task_args(SMALL[:1]), "--generation", str(gen), "--out", str(out))
+    assert result.returncode == 2
+    assert "forbidden import 'socket'" in result.stderr and "summarize_on_pressure.py" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not (out / "trials").exists()
+
+
+def finished(out: Path) -> list[Path]:
+    return sorted((out / "trials").glob("*/result.json")) if (out / "trials").exists() else []
+
+
+def test_resume_after_kill_minus_9_reuses_and_completes(tmp_path):
+    out = tmp_path / "run"
+    proc = subprocess.Popen([*CLI, "run", *task_args(SMALL), "-k", "2", "-n", "1", "--out", str(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 600
+    while len(finished(out)) < 2 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    done_before = {p.parent.name: p.stat().st_mtime_ns for p in finished(out)}
+    assert 2 <= len(done_before) < 6
+    result = run_cli("run", "--resume", str(out))
+    assert result.returncode == 0, result.stderr[-3000:]
+    after = {p.parent.name: p.stat().st_mtime_ns for p in finished(out)}
+    assert len(after) == 6
+    assert all(after[name] == mtime for name, mtime in done_before.items()), "finished attempts were re-run"
+    results = RunResults.model_validate_json((out / "results.json").read_text())
+    assert sorted((a.task, a.attempt) for a in results.attempts) == sorted((n, i) for n in SMALL for i in range(2))
+    assert f"reused {len(done_before)}" in result.stdout
+
+
+def test_dataset_passes_through_harbor_registry(tmp_path):
+    registry = tmp_path / "registry.json"
+    registry.write_text(json.dumps([{"name": "mini", "version": "1.0", "description": "two pool tasks",
+                                     "tasks": [{"name": n, "path": str(POOL / n)} for n in SMALL[:2]]}]))
+    out = tmp_path / "run"
+    result = run_cli("run", "--dataset", "mini@1.0", "--registry-path", str(registry), "-k", "1", "--out", str(out))
+    assert result.returncode == 0, result.stderr[-3000:]
+    results = RunResults.model_validate_json((out / "results.json").read_text())
+    assert sorted(p.task for p in results.per_task) == sorted(SMALL[:2])
+
+
+def test_unknown_dataset_is_a_one_line_error(tmp_path):
+    registry = tmp_path / "registry.json"
+    registry.write_text("[]")
+    result = run_cli("run", "--dataset", "nope@1", "--registry-path", str(registry), "--out", str(tmp_path / "r"))
+    assert result.returncode == 2 and "Dataset nope not found" in result.stderr
+
+
+def test_api_key_never_lands_in_the_run_directory(tmp_path):
+    from modularrsi.models.fake_server import FakeOpenAIServer
+
+    secret = "sk-planted-9f8e7d6c5b4a"
+    done = json.dumps({"analysis": "a", "plan": "p", "commands": [], "task_complete": True})
+    with FakeOpenAIServer([done, done]) as server:
+        out = tmp_path / "run"
+        config = tmp_path / "config.yaml"
+        config.write_text(f"tasks: [{POOL / SMALL[0]}]\nmodel: openai/fake-model\nk: 1\n"
+                          f"agent_kwargs: {{api_base: '{server.base_url}', api_key_env: MODULARRSI_TEST_KEY}}\n")
+        result = run_cli("run", "--config", str(config), "--out", str(out), env={"MODULARRSI_TEST_KEY": secret})
+        assert result.returncode == 0, result.stderr[-3000:]
+        assert server.headers and any(secret in str(h) for h in server.headers)  # it was really used
+    leaked = [p for p in out.rglob("*") if p.is_file() and secret.encode() in p.read_bytes()]
+    assert leaked == []
+
+
+@pytest.mark.slow
+def test_sim_on_the_pool_gives_a_mixed_share_in_target(tmp_path):
+    """Acceptance: gen_0 with sim at K=3 on tasks/pool: 30–50 % of tasks mixed, some all-pass, some all-fail."""
+    out = tmp_path / "pool"
+    result = run_cli("run", "--tasks", str(POOL), "-k", "3", "-n", "8", "--out", str(out), timeout=3000)
+    assert result.returncode == 0, result.stderr[-3000:]
+    o = RunResults.model_validate_json((out / "results.json").read_text()).overall
+    assert 0.30 <= o.mixed_share <= 0.50, o
+    assert o.all_pass_share > 0 and o.all_fail_share > 0
