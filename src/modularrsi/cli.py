@@ -107,6 +107,8 @@ def run(
     registry_path: Annotated[Path | None, typer.Option("--registry-path", help="Local registry JSON.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Run seed (default 0).")] = None,
     max_turns: Annotated[int | None, typer.Option("--max-turns", help="Turn limit per attempt (default 50).")] = None,
+    max_tokens: Annotated[int | None, typer.Option("--max-tokens", help="Token cap for the run.")] = None,
+    max_cost_usd: Annotated[float | None, typer.Option("--max-cost", help="Cost cap for the run (USD).")] = None,
     config: Annotated[Path | None, typer.Option("--config", help="YAML with any of these settings; flags win.")] = None,
     out: Annotated[Path | None, typer.Option("--out", help="Run directory (default runs/run-<time>).")] = None,
     resume: Annotated[Path | None, typer.Option("--resume", help="Finish an interrupted run directory.")] = None,
@@ -115,16 +117,20 @@ def run(
     from modularrsi.rollouts.config import RunConfig
     from modularrsi.rollouts.live import LiveView
     from modularrsi.rollouts.run import execute, new_run_id
+    from modularrsi.util.files import write_yaml
 
     try:
         if resume is not None:
             if not (resume / "config.yaml").is_file():
                 raise ValueError(f"{resume}: not a run directory (no config.yaml)")
-            cfg, run_dir = RunConfig.load(resume / "config.yaml"), resume
+            caps = {k: v for k, v in {"max_tokens": max_tokens, "max_cost_usd": max_cost_usd}.items() if v}
+            cfg, run_dir = RunConfig.load(resume / "config.yaml", caps), resume
+            if caps:
+                write_yaml(resume / "config.yaml", cfg.dump())
         else:
             given = {"tasks": tasks or None, "generation": generation, "model": model, "k": k,
                      "concurrency": concurrency, "env": env, "dataset": dataset, "registry_path": registry_path,
-                     "seed": seed, "max_turns": max_turns}
+                     "seed": seed, "max_turns": max_turns, "max_tokens": max_tokens, "max_cost_usd": max_cost_usd}
             flags = {key: value for key, value in given.items() if value is not None}
             cfg = RunConfig.load(config, flags) if config else RunConfig.model_validate(flags)
             run_dir = out or Path("runs") / new_run_id()

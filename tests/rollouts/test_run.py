@@ -133,3 +133,15 @@ def test_sim_on_the_pool_gives_a_mixed_share_in_target(tmp_path):
     o = RunResults.model_validate_json((out / "results.json").read_text()).overall
     assert 0.30 <= o.mixed_share <= 0.50, o
     assert o.all_pass_share > 0 and o.all_fail_share > 0
+
+
+def test_budget_cap_stops_the_run_cleanly_and_resume_continues(tmp_path):
+    out = tmp_path / "run"
+    result = run_cli("run", *task_args(SMALL[:2]), "-k", "2", "-n", "1", "--max-tokens", "3000", "--out", str(out))
+    assert result.returncode == 2
+    assert "budget stop: token cap reached" in result.stderr and f"--resume {out.resolve()}" in result.stderr
+    state = json.loads((out / "state.json").read_text())
+    assert state["status"] == "stopped_budget" and 0 < state["attempts_done"] < 4
+    resumed = run_cli("run", "--resume", str(out), "--max-tokens", "100000000")
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    assert json.loads((out / "state.json").read_text())["status"] == "done"

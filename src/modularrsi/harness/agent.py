@@ -50,6 +50,10 @@ class ModularAgentOptions(AgentOptions):
     timeout_s: float = Field(default=120.0, description="Per-call model timeout (seconds).")
     pane_width: int = Field(default=160, description="tmux pane width.")
     pane_height: int = Field(default=40, description="tmux pane height.")
+    cache_path: str | None = Field(default=None, description="SQLite response cache (resumed runs do not pay twice).")
+    budget_path: str | None = Field(default=None, description="Budget ledger file shared by a run's attempts.")
+    max_tokens: int | None = Field(default=None, description="Token cap of the run (with budget_path).")
+    max_cost_usd: float | None = Field(default=None, description="Cost cap of the run in USD (with budget_path).")
     privileged: dict[str, Any] | None = Field(default=None, description="For simulators only; never read by "
                                               "the harness (e.g. a task directory for sim).")
 
@@ -91,7 +95,9 @@ class ModularAgent(BaseAgent):
         privileged = {"task_dir": self._task_dir, "seed": seed, **(opts.privileged or {})}
         settings = {k: v for k, v in {"api_base": opts.api_base, "api_key_env": opts.api_key_env,
                                       "temperature": opts.temperature, "context_limit": opts.context_limit,
-                                      "timeout_s": opts.timeout_s}.items() if v is not None}
+                                      "timeout_s": opts.timeout_s, "cache_path": opts.cache_path,
+                                      "budget_path": opts.budget_path, "max_tokens": opts.max_tokens,
+                                      "max_cost_usd": opts.max_cost_usd}.items() if v is not None}
         return make_model(name, privileged=privileged, **settings)
 
     async def _choose(self, instruction: str, model) -> tuple[dict[str, list[str]], str]:

@@ -8,11 +8,30 @@ from typing import Any
 from modularrsi.models.base import ChatModel
 
 
-def make_model(name: str, *, privileged: dict[str, Any] | None = None, **settings: Any) -> ChatModel:
-    """Build the model called ``name``.
+def make_model(name: str, *, privileged: dict[str, Any] | None = None, cache_path: Path | None = None,
+               budget_path: Path | None = None, max_tokens: int | None = None, max_cost_usd: float | None = None,
+               **settings: Any) -> ChatModel:
+    """Build the model called ``name``, behind the run's response cache and budget ledger when given.
 
     ``privileged`` carries what only a simulator may know (the task's reference steps, the attempt's
-    seed); the harness passes it through without reading it, and real backends ignore it."""
+    seed); the harness passes it through without reading it, and real backends ignore it. Simulated
+    and scripted models are never cached (their answers depend on their own state)."""
+    model = _backend(name, privileged, settings)
+    if cache_path is not None and not name.startswith(("sim", "scripted:")):
+        from modularrsi.models.cache import CachedModel, ResponseCache
+
+        model = CachedModel(model, ResponseCache(Path(cache_path)),
+                            {k: v for k, v in settings.items() if k in ("temperature", "extra")})
+    if budget_path is not None or max_tokens is not None or max_cost_usd is not None:
+        from modularrsi.models.budget import BudgetLedger, MeteredModel
+
+        ledger = (BudgetLedger.shared(Path(budget_path), max_tokens, max_cost_usd) if budget_path
+                  else BudgetLedger(None, max_tokens, max_cost_usd))
+        model = MeteredModel(model, ledger)
+    return model
+
+
+def _backend(name: str, privileged: dict[str, Any] | None, settings: dict[str, Any]) -> ChatModel:
     if not name:
         raise ValueError("no model given: use --model sim, scripted:FILE.json, or a LiteLLM model name")
     if name == "sim" or name.startswith("sim:"):

@@ -28,6 +28,9 @@ class RunConfig(BaseModel):
     max_turns: int | None = Field(default=50, ge=1, description="Turn limit per attempt (None: none).")
     timeout_multiplier: float = Field(default=1.0, gt=0, description="Scales every task timeout.")
     agent_kwargs: dict[str, Any] = Field(default_factory=dict, description="Extra --ak options for the agent.")
+    max_tokens: int | None = Field(default=None, ge=1, description="Token cap for the whole run (all attempts).")
+    max_cost_usd: float | None = Field(default=None, gt=0, description="Cost cap for the whole run, USD.")
+    cache: bool = Field(default=True, description="Cache model responses in the run directory.")
 
     @classmethod
     def load(cls, path: Path, overrides: dict[str, Any] | None = None) -> RunConfig:

@@ -26,10 +26,15 @@ from harbor.models.trial.config import AgentConfig, TaskConfig, TrialConfig
 from harbor.models.trial.result import TrialResult
 from harbor.trial.trial import Trial
 
+from modularrsi.models.budget import BudgetLedger
 from modularrsi.rollouts.config import RunConfig
 from modularrsi.rollouts.metrics import Attempt
 from modularrsi.tasks.trials import environment_config, reward_of
 from modularrsi.util.files import write_json
+
+
+class BudgetStop(ValueError):
+    """The run's token or cost cap was reached; finished attempts are kept, the rest did not start."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +87,8 @@ class Runner:
         self.trials_dir = run_dir / "trials"
         self.observers = observers or []
         self.attempts: dict[str, Attempt] = {}
+        self.skipped: list[str] = []
+        self.ledger = BudgetLedger.shared(run_dir / "budget.json", config.max_tokens, config.max_cost_usd)
 
     def _emit(self, event: str, data: dict) -> None:
         for observer in self.observers:
@@ -92,7 +99,10 @@ class Runner:
 
     def _agent(self, job: Job) -> AgentConfig:
         cfg = self.config
-        kwargs = {"seed": job.seed, "max_turns": cfg.max_turns, **cfg.agent_kwargs}
+        kwargs = {"seed": job.seed, "max_turns": cfg.max_turns, "budget_path": str(self.run_dir / "budget.json"),
+                  "max_tokens": cfg.max_tokens, "max_cost_usd": cfg.max_cost_usd, **cfg.agent_kwargs}
+        if cfg.cache:
+            kwargs["cache_path"] = str(self.run_dir / "cache.sqlite")
         if cfg.generation:
             kwargs["generation"] = str(cfg.generation)
         return AgentConfig(import_path=cfg.agent, model_name=cfg.model, kwargs=kwargs)
@@ -102,6 +112,11 @@ class Runner:
         finished = read_finished(trial_dir)
         if finished is None:
             async with gate:
+                stop = self.ledger.exhausted()
+                if stop:
+                    self.skipped.append(job.trial_name)
+                    self._emit("skipped", {"trial": job.trial_name, "reason": stop})
+                    return
                 if trial_dir.exists():
                     shutil.rmtree(trial_dir)
                 self._emit("started", {"trial": job.trial_name})
@@ -128,6 +143,13 @@ class Runner:
         self.trials_dir.mkdir(parents=True, exist_ok=True)
         gate = asyncio.Semaphore(max(1, self.config.concurrency))
         await asyncio.gather(*(self._run_one(job, gate) for job in self.jobs))
+        if self.skipped:
+            write_json(self.run_dir / "state.json", {
+                "status": "stopped_budget", "reason": self.ledger.exhausted(), "attempts_total": len(self.jobs),
+                "attempts_done": len(self.attempts), "updated_at": time.time()})
+            raise BudgetStop(f"budget stop: {self.ledger.exhausted()}; {len(self.attempts)} of {len(self.jobs)} "
+                             f"attempts done, the rest not started; raise the cap and resume with --resume "
+                             f"{self.run_dir}")
         return [self.attempts[j.trial_name] for j in self.jobs]
 
 

@@ -1,0 +1,91 @@
+"""The budget ledger: one place that owns a run's token and cost caps.
+
+Every metered call is checked before it is made and charged after it returns; once a cap is reached
+no further call is made (:class:`BudgetExceeded`), the attempt ends cleanly and the run stops
+launching attempts. The ledger persists to a JSON file in the run directory (atomically), so a
+resumed run keeps counting from where it stopped. Cache hits are free.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from modularrsi.models.base import BudgetExceeded, ChatModel, Completion, Message
+from modularrsi.util.files import write_json
+
+
+@dataclass
+class Spend:
+    calls: int = 0
+    tokens: int = 0
+    cost_usd: float = 0.0
+
+
+class BudgetLedger:
+    """Caps (None = no cap) and what has been spent; shared by every model of a run in this process."""
+
+    _open: dict[Path, BudgetLedger] = {}
+    _guard = threading.Lock()
+
+    def __init__(self, path: Path | None, max_tokens: int | None = None, max_cost_usd: float | None = None):
+        self.path, self.max_tokens, self.max_cost_usd = path, max_tokens, max_cost_usd
+        self.spent = Spend()
+        if path is not None and path.is_file():
+            self.spent = Spend(**json.loads(path.read_text()).get("spent", {}))
+        self._lock = threading.Lock()
+
+    @classmethod
+    def shared(cls, path: Path, max_tokens: int | None = None, max_cost_usd: float | None = None) -> BudgetLedger:
+        """The one ledger of ``path`` in this process (caps updated to the latest given)."""
+        with cls._guard:
+            ledger = cls._open.get(path.resolve())
+            if ledger is None:
+                ledger = cls._open[path.resolve()] = cls(path, max_tokens, max_cost_usd)
+            ledger.max_tokens, ledger.max_cost_usd = max_tokens, max_cost_usd
+            return ledger
+
+    def exhausted(self) -> str | None:
+        """Why no further call may be made, or None."""
+        if self.max_tokens is not None and self.spent.tokens >= self.max_tokens:
+            return f"token cap reached: {self.spent.tokens:,} of {self.max_tokens:,} tokens used"
+        if self.max_cost_usd is not None and self.spent.cost_usd >= self.max_cost_usd:
+            return f"cost cap reached: ${self.spent.cost_usd:.4f} of ${self.max_cost_usd:.4f} spent"
+        return None
+
+    def check(self) -> None:
+        reason = self.exhausted()
+        if reason:
+            raise BudgetExceeded(reason)
+
+    def charge(self, completion: Completion) -> None:
+        with self._lock:
+            self.spent.calls += 1
+            self.spent.tokens += completion.input_tokens + completion.output_tokens
+            self.spent.cost_usd += completion.cost_usd
+            if self.path is not None:
+                write_json(self.path, {"max_tokens": self.max_tokens, "max_cost_usd": self.max_cost_usd,
+                                       "spent": asdict(self.spent)})
+
+
+class MeteredModel:
+    """Wraps a ChatModel so every call goes through the ledger."""
+
+    def __init__(self, inner: ChatModel, ledger: BudgetLedger):
+        self.inner, self.ledger = inner, ledger
+        self.name = inner.name
+
+    async def complete(self, messages: list[Message]) -> Completion:
+        self.ledger.check()
+        completion = await self.inner.complete(messages)
+        if not completion.cached:
+            self.ledger.charge(completion)
+        return completion
+
+    def context_limit(self) -> int:
+        return self.inner.context_limit()
+
+    def count_tokens(self, messages: list[Message]) -> int:
+        return self.inner.count_tokens(messages)

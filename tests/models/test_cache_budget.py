@@ -1,0 +1,51 @@
+"""Response cache and budget ledger, on real SQLite and real files."""
+
+import asyncio
+
+import pytest
+
+from modularrsi.models.base import BudgetExceeded, Message
+from modularrsi.models.budget import BudgetLedger, MeteredModel
+from modularrsi.models.cache import CachedModel, ResponseCache, request_key
+from modularrsi.models.scripted import ScriptedModel
+
+HI = [Message("user", "hello", "observation")]
+
+
+def test_cache_answers_repeats_without_calling_again(tmp_path):
+    inner = ScriptedModel(["first answer"])
+    model = CachedModel(inner, ResponseCache(tmp_path / "c.sqlite"))
+    one = asyncio.run(model.complete(HI))
+    two = asyncio.run(model.complete([Message("user", "hello", "completion_check")]))  # purpose is not sent
+    assert one.content == two.content == "first answer" and not one.cached and two.cached
+    assert len(inner.calls) == 1 and two.cost_usd == 0.0
+    reopened = CachedModel(ScriptedModel([]), ResponseCache(tmp_path / "c.sqlite"))
+    assert asyncio.run(reopened.complete(HI)).content == "first answer"  # a resumed run does not pay twice
+
+
+def test_cache_key_depends_on_model_messages_and_settings():
+    base = request_key("m", HI)
+    assert base == request_key("m", [Message("user", "hello", "other")])
+    assert base != request_key("m2", HI)
+    assert base != request_key("m", [Message("user", "hello!")])
+    assert base != request_key("m", HI, {"temperature": 0.7})
+
+
+def test_budget_stops_calls_once_the_cap_is_reached_and_persists(tmp_path):
+    path = tmp_path / "budget.json"
+    ledger = BudgetLedger(path, max_tokens=10)
+    model = MeteredModel(ScriptedModel(["x" * 40, "never"]), ledger)
+    asyncio.run(model.complete(HI))
+    with pytest.raises(BudgetExceeded, match="token cap reached"):
+        asyncio.run(model.complete(HI))
+    again = BudgetLedger(path, max_tokens=10)
+    assert again.spent.calls == 1 and again.exhausted()
+    assert BudgetLedger(path, max_tokens=10_000).exhausted() is None
+
+
+def test_cost_cap(tmp_path):
+    ledger = BudgetLedger(None, max_cost_usd=0.01)
+    from modularrsi.models.base import Completion
+
+    ledger.charge(Completion("a", 1, 1, 0.02))
+    assert "cost cap reached" in ledger.exhausted()
