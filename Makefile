@@ -18,7 +18,9 @@ system-deps:
 	@scripts/system-deps.sh
 
 demo: $(VENV)/.installed
-	$(VENV)/bin/modularrsi tasks validate tasks/pool tasks/heldout
+	$(VENV)/bin/modularrsi tasks validate tasks/pool tasks/heldout --out runs/demo-validate
+	rm -rf runs/demo-heldout
+	$(VENV)/bin/modularrsi run --tasks tasks/heldout --model sim -k 3 -n 8 --out runs/demo-heldout
 
 test: $(VENV)/.installed
 	$(VENV)/bin/ruff check src tests bench
@@ -26,6 +28,8 @@ test: $(VENV)/.installed
 
 bench: $(VENV)/.installed
 	$(PY) bench/sandbox.py
+	cd bench && ../$(PY) harness.py
+	cd bench && ../$(PY) throughput.py
 
 clean:
 	rm -rf $(VENV) runs .pytest_cache

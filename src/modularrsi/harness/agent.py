@@ -42,6 +42,7 @@ class ModularAgentOptions(AgentOptions):
     max_turns: int | None = Field(default=None, description="Turn limit (None: none, like Terminus-2).")
     composer: Literal["static", "task-aware"] = Field(default="static", description="How functions are chosen.")
     composer_model: str | None = Field(default=None, description="Model of the task-aware composer.")
+    composer_settings: dict[str, Any] | None = Field(default=None, description="Connection of the composer model.")
     seed: int | None = Field(default=None, description="Seed for simulated models (default: from the trial).")
     api_base: str | None = Field(default=None, description="OpenAI-compatible base URL for LiteLLM.")
     api_key_env: str | None = Field(default=None, description="Env var holding the API key.")
@@ -106,7 +107,8 @@ class ModularAgent(BaseAgent):
             return composer.static(self.generation), "static"
         from modularrsi.models.registry import make_model
 
-        chooser = make_model(opts.composer_model) if opts.composer_model else model
+        chooser = (make_model(opts.composer_model, **(opts.composer_settings or {})) if opts.composer_model
+                   else model)
         return await composer.task_aware(self.generation, instruction, chooser)
 
     async def run(self, instruction: str, environment: BaseEnvironment, context: AgentContext) -> None:

@@ -8,6 +8,8 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from modularrsi.models.roles import ModelRoles
+
 
 class RunConfig(BaseModel):
     """Settings of ``modularrsi run``; every field is documented and validated."""
@@ -31,6 +33,8 @@ class RunConfig(BaseModel):
     max_tokens: int | None = Field(default=None, ge=1, description="Token cap for the whole run (all attempts).")
     max_cost_usd: float | None = Field(default=None, gt=0, description="Cost cap for the whole run, USD.")
     cache: bool = Field(default=True, description="Cache model responses in the run directory.")
+    roles: ModelRoles | None = Field(default=None, description="Per-role model settings (agent, composer, …); "
+                                     "when given, roles.agent replaces `model`.")
 
     @classmethod
     def load(cls, path: Path, overrides: dict[str, Any] | None = None) -> RunConfig:

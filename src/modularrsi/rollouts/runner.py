@@ -105,7 +105,14 @@ class Runner:
             kwargs["cache_path"] = str(self.run_dir / "cache.sqlite")
         if cfg.generation:
             kwargs["generation"] = str(cfg.generation)
-        return AgentConfig(import_path=cfg.agent, model_name=cfg.model, kwargs=kwargs)
+        model = cfg.model
+        if cfg.roles is not None:
+            model = cfg.roles.agent.model
+            kwargs = {**cfg.roles.agent.kwargs(), **kwargs}
+            if cfg.roles.composer is not None:
+                kwargs.update(composer="task-aware", composer_model=cfg.roles.composer.model,
+                              composer_settings=cfg.roles.composer.kwargs())
+        return AgentConfig(import_path=cfg.agent, model_name=model, kwargs=kwargs)
 
     async def _run_one(self, job: Job, gate: asyncio.Semaphore) -> None:
         trial_dir = self.trials_dir / job.trial_name

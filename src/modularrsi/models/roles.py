@@ -1,0 +1,55 @@
+"""Per-role model settings: agent, composer, analyst, editor, reviewer.
+
+Each role names its own model and connection; an unset role falls back to the agent's settings,
+except the reviewer, which should be a different model from the editor (a warning says so when it
+is not). API keys are never part of a setting: ``api_key_env`` names the environment variable.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Role = Literal["agent", "composer", "analyst", "editor", "reviewer"]
+ROLES: tuple[Role, ...] = ("agent", "composer", "analyst", "editor", "reviewer")
+
+
+class ModelSettings(BaseModel):
+    """How to reach one model."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str = Field(description="sim, scripted:FILE.json, or a LiteLLM model name.")
+    api_base: str | None = Field(default=None, description="OpenAI-compatible base URL.")
+    api_key_env: str | None = Field(default=None, description="Environment variable holding the API key.")
+    temperature: float | None = Field(default=None, description="Sampling temperature.")
+    timeout_s: float = Field(default=120.0, gt=0, description="Per-call timeout.")
+    context_limit: int | None = Field(default=None, gt=0, description="Override the context window (tokens).")
+
+    def kwargs(self) -> dict[str, Any]:
+        """Backend keyword arguments (no model name, no None values)."""
+        return {k: v for k, v in self.model_dump(exclude={"model"}).items() if v is not None}
+
+
+class ModelRoles(BaseModel):
+    """Settings per role; ``agent`` is required, the others default to it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    agent: ModelSettings
+    composer: ModelSettings | None = None
+    analyst: ModelSettings | None = None
+    editor: ModelSettings | None = None
+    reviewer: ModelSettings | None = None
+
+    def for_role(self, role: Role) -> ModelSettings:
+        if role not in ROLES:
+            raise ValueError(f"model role '{role}' is unknown; valid roles: {', '.join(ROLES)}")
+        return getattr(self, role) or self.agent
+
+    def warnings(self) -> list[str]:
+        editor, reviewer = self.for_role("editor"), self.for_role("reviewer")
+        if editor.model == reviewer.model and not editor.model.startswith("sim"):
+            return [f"reviewer and editor are the same model ({editor.model}); a different reviewer is advised"]
+        return []
