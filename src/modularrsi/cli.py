@@ -107,6 +107,9 @@ def run(
     registry_path: Annotated[Path | None, typer.Option("--registry-path", help="Local registry JSON.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Run seed (default 0).")] = None,
     max_turns: Annotated[int | None, typer.Option("--max-turns", help="Turn limit per attempt (default 50).")] = None,
+    manifest: Annotated[Path | None, typer.Option("--manifest", help="Run a pool manifest's train split.")] = None,
+    disjoint_from: Annotated[list[Path] | None, typer.Option("--disjoint-from", help="Refuse tasks this "
+                                                             "manifest evolved on (repeatable).")] = None,
     max_tokens: Annotated[int | None, typer.Option("--max-tokens", help="Token cap for the run.")] = None,
     max_cost_usd: Annotated[float | None, typer.Option("--max-cost", help="Cost cap for the run (USD).")] = None,
     config: Annotated[Path | None, typer.Option("--config", help="YAML with any of these settings; flags win.")] = None,
@@ -130,7 +133,8 @@ def run(
         else:
             given = {"tasks": tasks or None, "generation": generation, "model": model, "k": k,
                      "concurrency": concurrency, "env": env, "dataset": dataset, "registry_path": registry_path,
-                     "seed": seed, "max_turns": max_turns, "max_tokens": max_tokens, "max_cost_usd": max_cost_usd}
+                     "seed": seed, "max_turns": max_turns, "max_tokens": max_tokens, "max_cost_usd": max_cost_usd,
+                     "manifest": manifest, "disjoint_from": disjoint_from or None}
             flags = {key: value for key, value in given.items() if value is not None}
             cfg = RunConfig.load(config, flags) if config else RunConfig.model_validate(flags)
             run_dir = out or Path("runs") / new_run_id()

@@ -145,3 +145,24 @@ def test_budget_cap_stops_the_run_cleanly_and_resume_continues(tmp_path):
     resumed = run_cli("run", "--resume", str(out), "--max-tokens", "100000000")
     assert resumed.returncode == 0, resumed.stderr[-2000:]
     assert json.loads((out / "state.json").read_text())["status"] == "done"
+
+
+def test_manifest_train_split_is_run_and_disjointness_is_enforced(tmp_path):
+    from modularrsi.tasks.manifest import PoolManifest, Selection, TaskEntry, save_manifest
+
+    manifest = PoolManifest(pool=[str(POOL)], tasks={n: TaskEntry(path=str(POOL / n)) for n in SMALL},
+                            selection=Selection(distribution="uniform", n=2, seed=0, train=SMALL[:2]))
+    path = tmp_path / "manifest.json"
+    digest = save_manifest(path, manifest)
+    out = tmp_path / "evolve-like"
+    result = run_cli("run", "--tasks", str(POOL), "--manifest", str(path), "-k", "1", "--out", str(out))
+    assert result.returncode == 0, result.stderr[-2000:]
+    lock = json.loads((out / "lock.json").read_text())
+    assert sorted(t["name"] for t in lock["tasks"]) == sorted(SMALL[:2])
+    assert lock["manifests"]["evolved_on"] == digest
+    refused = run_cli("run", *task_args(SMALL[1:]), "--disjoint-from", str(path), "--out", str(tmp_path / "e"))
+    assert refused.returncode == 2
+    assert f"refusing to evaluate on 1 task(s) that {path} evolved on (e.g. {SMALL[1]})" in refused.stderr
+    ok = run_cli("run", *task_args(SMALL[2:]), "--disjoint-from", str(path), "-k", "1", "--out", str(tmp_path / "h"))
+    assert ok.returncode == 0, ok.stderr[-2000:]
+    assert json.loads((tmp_path / "h" / "lock.json").read_text())["manifests"]["disjoint_from"] == {str(path): digest}

@@ -19,6 +19,10 @@ class RunConfig(BaseModel):
     tasks: list[Path] = Field(default_factory=list, description="Task directories or directories of tasks.")
     dataset: str | None = Field(default=None, description="Harbor registry dataset NAME@VERSION instead of tasks.")
     registry_path: Path | None = Field(default=None, description="Local Harbor registry JSON for --dataset.")
+    manifest: Path | None = Field(default=None, description="Pool manifest: run its train split (minus "
+                                  "exclusions) from --tasks; its hash is recorded in lock.json.")
+    disjoint_from: list[Path] = Field(default_factory=list, description="Manifests whose train tasks this run "
+                                      "must not touch (evaluation after evolution); refused otherwise.")
     generation: Path | None = Field(default=None, description="Generation directory (default gen_0).")
     agent: str = Field(default="modularrsi.harness:ModularAgent", description="Harbor agent import path.")
     model: str = Field(default="sim", description="sim, scripted:FILE.json, or a LiteLLM model name.")

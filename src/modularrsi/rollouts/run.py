@@ -15,6 +15,7 @@ from modularrsi.harness.library import load_generation
 from modularrsi.rollouts.config import RunConfig
 from modularrsi.rollouts.results import RunResults, build_results
 from modularrsi.rollouts.runner import Job, Runner, attempt_seed, write_lock
+from modularrsi.tasks.manifest import load_manifest, manifest_hash
 from modularrsi.tasks.model import discover
 from modularrsi.util.files import write_json, write_yaml
 
@@ -32,7 +33,33 @@ async def resolve_tasks(config: RunConfig) -> list[tuple[str, TaskConfig]]:
         return [(Path(str(t.path)).name, t) for t in tasks]
     if not config.tasks:
         raise ValueError("no tasks: give --tasks PATH... or --dataset NAME@VERSION")
-    return [(p.name, TaskConfig(path=p.resolve())) for p in discover(config.tasks)]
+    found = [(p.name, TaskConfig(path=p.resolve())) for p in discover(config.tasks)]
+    if config.manifest is not None:
+        wanted = set(load_manifest(config.manifest).train_tasks())
+        if not wanted:
+            raise ValueError(f"{config.manifest}: no train tasks (select some with `tasks select`)")
+        found = [(n, t) for n, t in found if n in wanted]
+        missing = wanted - {n for n, _ in found}
+        if missing:
+            raise ValueError(f"{config.manifest}: {len(missing)} train task(s) not found under --tasks, "
+                             f"e.g. {sorted(missing)[0]}")
+    return found
+
+
+def check_disjoint(config: RunConfig, names: list[str]) -> dict[str, str]:
+    """Refuse tasks that a given manifest evolved on; returns {manifest path: hash} for the lock."""
+    hashes = {}
+    for path in config.disjoint_from:
+        manifest = load_manifest(path)
+        if not manifest.tasks and manifest.selection is None:
+            raise ValueError(f"{path}: empty or missing manifest; cannot check disjointness")
+        trained = set(manifest.train_tasks())
+        clash = sorted(set(names) & trained)
+        if clash:
+            raise ValueError(f"refusing to evaluate on {len(clash)} task(s) that {path} evolved on "
+                             f"(e.g. {clash[0]}); evaluation tasks must be disjoint from evolution tasks")
+        hashes[str(path)] = manifest_hash(manifest)
+    return hashes
 
 
 def plan_jobs(config: RunConfig, tasks: list[tuple[str, TaskConfig]]) -> list[Job]:
@@ -44,11 +71,14 @@ async def execute(config: RunConfig, run_dir: Path,
     """Run (or resume) the run in ``run_dir``; returns and writes ``results.json``."""
     generation = load_generation(config.generation or BASELINE)
     tasks = await resolve_tasks(config)
+    disjoint = check_disjoint(config, [n for n, _ in tasks])
     jobs = plan_jobs(config, tasks)
     run_dir.mkdir(parents=True, exist_ok=True)
     if not (run_dir / "config.yaml").exists():
         write_yaml(run_dir / "config.yaml", config.dump())
-    write_lock(run_dir, config, jobs, generation.id)
+    manifests = {"evolved_on": manifest_hash(load_manifest(config.manifest)) if config.manifest else None,
+                 "disjoint_from": disjoint}
+    write_lock(run_dir, config, jobs, generation.id, manifests)
     runner = Runner(config, run_dir, jobs, observers)
     for observer in observers or []:
         observer("planned", {"attempts": len(jobs), "tasks": len(tasks)})

@@ -160,14 +160,16 @@ class Runner:
         return [self.attempts[j.trial_name] for j in self.jobs]
 
 
-def write_lock(run_dir: Path, config: RunConfig, jobs: list[Job], generation_id: str) -> None:
+def write_lock(run_dir: Path, config: RunConfig, jobs: list[Job], generation_id: str,
+               manifests: dict | None = None) -> None:
     from importlib.metadata import version
 
     tasks = sorted({j.name: str(j.task.path) for j in jobs}.items())
     write_json(run_dir / "lock.json", {
         "modularrsi": version("modularrsi"), "harbor": version("harbor"), "litellm": version("litellm"),
         "model": config.model, "agent": config.agent, "generation": generation_id, "k": config.k,
-        "seed": config.seed, "environment": config.env, "tasks": [{"name": n, "path": p} for n, p in tasks],
+        "seed": config.seed, "environment": config.env, "manifests": manifests or {},
+        "tasks": [{"name": n, "path": p} for n, p in tasks],
         "attempts": [{"trial": j.trial_name, "seed": j.seed} for j in jobs]})
 
 
