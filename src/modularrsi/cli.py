@@ -18,6 +18,19 @@ app = typer.Typer(no_args_is_help=True, add_completion=False,
                   help="Evolve an agent harness from its own execution experience, module by module.")
 tasks_app = typer.Typer(no_args_is_help=True, help="Work with task pools (Harbor format).")
 app.add_typer(tasks_app, name="tasks")
+
+
+def _register_task_commands() -> None:
+    """The pool-curation commands live beside their libraries (modularrsi.tasks.cli_*)."""
+    from modularrsi.tasks import cli_check, cli_difficulty, cli_overlap, cli_select
+
+    tasks_app.command("check")(cli_check.command)
+    tasks_app.command("overlap")(cli_overlap.command)
+    tasks_app.command("difficulty")(cli_difficulty.command)
+    tasks_app.command("select")(cli_select.command)
+
+
+_register_task_commands()
 console = Console()
 err = Console(stderr=True)
 

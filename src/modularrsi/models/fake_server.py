@@ -1,7 +1,11 @@
 """A scripted, OpenAI-compatible HTTP server on 127.0.0.1, for tests and offline demos (stdlib only).
 
-It serves ``POST /v1/chat/completions`` and ``GET /v1/models``. Replies come from a *script*, a list
-of turns consumed one per chat request, or from a *responder* callable (request JSON -> turn).
+It serves ``POST /v1/chat/completions``, ``POST /v1/embeddings`` and ``GET /v1/models``. Chat replies come
+from a *script*, a list of turns consumed one per chat request, or from a *responder* callable (request JSON ->
+turn). Embeddings never touch the script: each input string gets :func:`hashed_embedding` (a signed, hashed bag
+of lower-cased words, L2-normalised; 64 dimensions unless the request asks for ``dimensions``), so equal texts
+get equal vectors in every run; ``"encoding_format": "base64"`` returns little-endian float32, as OpenAI does.
+Embedding request bodies are recorded in :attr:`FakeOpenAIServer.embedding_requests`.
 
 A turn is either a string (the assistant content, returned with a rough usage block) or a dict:
 
@@ -29,8 +33,13 @@ base URL on its first stdout line and serves until interrupted.
 from __future__ import annotations
 
 import argparse
+import base64
 import contextlib
+import hashlib
 import json
+import math
+import re
+import struct
 import threading
 import time
 from collections import deque
@@ -80,6 +89,7 @@ class FakeOpenAIServer:
         self.verbose = verbose
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
+        self.embedding_requests: list[dict[str, Any]] = []
         self.unexpected_calls = 0
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -165,6 +175,43 @@ def completion_body(request: dict[str, Any], content: str, model: str, number: i
     }
 
 
+EMBEDDING_DIM = 64
+_WORD = re.compile(r"\w+")
+
+
+def hashed_embedding(text: str, dim: int = EMBEDDING_DIM) -> list[float]:
+    """A deterministic embedding of ``text``: each lower-cased word adds +-1 to one of ``dim`` buckets (both
+    chosen by BLAKE2b of the word, never by Python's salted ``hash``); the vector is L2-normalised (all zeros for
+    a text without words)."""
+    vector = [0.0] * dim
+    for word in _WORD.findall(text.lower()):
+        digest = hashlib.blake2b(word.encode(), digest_size=8).digest()
+        number = int.from_bytes(digest, "little")
+        vector[number % dim] += 1.0 if (number >> 63) & 1 else -1.0
+    norm = math.sqrt(sum(v * v for v in vector))
+    return [v / norm for v in vector] if norm else vector
+
+
+def embedding_body(request: dict[str, Any], model: str) -> tuple[int, dict[str, Any]]:
+    """``(status, body)`` answering an embeddings request: one :func:`hashed_embedding` per input string."""
+    texts = request.get("input")
+    texts = [texts] if isinstance(texts, str) else texts
+    dim = request.get("dimensions") or EMBEDDING_DIM
+    if not isinstance(texts, list) or not texts or not all(isinstance(t, str) for t in texts):
+        return 400, error_body("'input' must be a string or a non-empty list of strings", "invalid_request_error")
+    if not isinstance(dim, int) or not 1 <= dim <= 4096:
+        return 400, error_body("'dimensions' must be an integer from 1 to 4096", "invalid_request_error")
+    data = []
+    for index, text in enumerate(texts):
+        vector: Any = hashed_embedding(text, dim)
+        if request.get("encoding_format") == "base64":
+            vector = base64.b64encode(struct.pack(f"<{dim}f", *vector)).decode()
+        data.append({"object": "embedding", "index": index, "embedding": vector})
+    tokens = sum(rough_tokens(t) for t in texts)
+    return 200, {"object": "list", "data": data, "model": request.get("model") or model,
+                 "usage": {"prompt_tokens": tokens, "total_tokens": tokens}}
+
+
 def stream_chunks(body: dict[str, Any]) -> bytes:
     """``body`` as server-sent events: one content chunk, one final chunk with usage, then ``[DONE]``."""
     base = {k: body[k] for k in ("id", "created", "model")} | {"object": "chat.completion.chunk"}
@@ -195,6 +242,11 @@ def _make_handler(fake: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
 
         def do_POST(self) -> None:
             request = self._read_json()
+            if self.path.rstrip("/").endswith("/embeddings"):
+                with fake._lock:
+                    fake.embedding_requests.append(request)
+                self._send_json(*embedding_body(request, fake.model))
+                return
             if not self.path.rstrip("/").endswith("/chat/completions"):
                 self._send_json(404, error_body(f"no route {self.path}", "not_found"))
                 return

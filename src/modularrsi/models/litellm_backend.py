@@ -116,6 +116,7 @@ class LiteLLMModel:
         self.temperature = temperature
         self.extra = dict(extra or {})
         self._context_limit = context_limit
+        self._unpriced = False
 
     def __repr__(self) -> str:
         return (f"LiteLLMModel(name={self.name!r}, api_base={self.api_base!r}, api_key_env={self.api_key_env!r}, "
@@ -194,10 +195,20 @@ class LiteLLMModel:
             return len(text) // 4
 
     def _cost(self, response: Any) -> float:
-        """LiteLLM's price for ``response``; 0.0 for models the local cost map does not know."""
+        """LiteLLM's price for ``response``; 0.0 for models the local cost map does not know.
+
+        LiteLLM already prices a response while logging it (``_hidden_params['response_cost']``); that
+        value is used when present, and a model found unpriced once is not priced again (pricing an
+        unknown model costs milliseconds of CPU per call in LiteLLM)."""
+        hidden = getattr(response, "_hidden_params", None) or {}
+        if hidden.get("response_cost") is not None:
+            return float(hidden["response_cost"])
+        if self._unpriced:
+            return 0.0
         try:
             return float(_litellm().completion_cost(completion_response=response, model=self.name) or 0.0)
         except Exception:  # unknown models are free as far as we can tell
+            self._unpriced = True
             return 0.0
 
     def _known_context_limit(self) -> int | None:

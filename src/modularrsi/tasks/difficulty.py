@@ -1,0 +1,218 @@
+"""``tasks difficulty``: the empirical success rate of every task of a pool, across several models.
+
+Each model gets one ordinary run directory (:func:`modularrsi.rollouts.run.execute`, ``k = n``) under
+``out/<model slug>/``, so the measurement is resumable exactly like ``modularrsi run --resume``: running
+the same command again reuses every finished trial and re-runs only the unfinished ones; a larger
+``n`` or more tasks add only the missing attempts.
+
+Invariants recorded in the pool manifest (see :mod:`modularrsi.tasks.manifest`):
+
+- ``success[model] = {"attempts": a, "passes": p}`` is what that model's run directory holds for the
+  task (an attempt without a valid reward counts as an attempt, not a pass);
+- ``success_rate`` is pooled over *every* model recorded for the task (sum of passes / sum of
+  attempts), so models measured by earlier invocations keep counting; re-measuring a model replaces
+  its own entry only;
+- ``success_ci95`` is the 95 % Wilson score interval of that pooled rate.
+
+The models run at the same time and share the ``concurrency`` budget (attempts in flight overall).
+
+Tasks excluded in the manifest are not measured. The manifest is saved after each model, so an
+interruption keeps what was measured.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from modularrsi.rollouts.config import RunConfig
+from modularrsi.rollouts.results import RunResults
+from modularrsi.tasks.manifest import PoolManifest, TaskEntry, entry_for, load_manifest, save_manifest
+from modularrsi.tasks.model import discover, load_task
+from modularrsi.util.files import write_json, write_yaml
+
+#: Run settings that must not change between a run directory's first and later invocations:
+#: finished trials made under other settings would be silently mixed in.
+FIXED_FIELDS = ("model", "seed", "env", "env_kwargs", "generation", "agent", "max_turns", "agent_kwargs",
+                "timeout_multiplier")
+
+Observer = Callable[[str, dict], None]
+
+
+class DifficultyConfig(BaseModel):
+    """What ``tasks difficulty`` is asked to do."""
+
+    model_config = ConfigDict(extra="forbid")
+    pools: list[Path] = Field(description="Task directories or directories of tasks.")
+    models: list[str] = Field(min_length=1, description="Model names the run machinery accepts.")
+    n: int = Field(default=8, ge=1, description="Attempts per task and model.")
+    concurrency: int = Field(default=8, ge=1, description="Attempts running at once (per model).")
+    out: Path = Field(description="Directory holding one run directory per model.")
+    manifest: Path = Field(description="The pool manifest to update.")
+    seed: int = Field(default=0, description="Run seed of every model's run.")
+    env: str = Field(default="local", description="local, a Harbor environment type, or module:Class.")
+
+
+@dataclass
+class ModelRun:
+    """How one model's run went: its directory, attempts made now and reused from before."""
+
+    model: str
+    run_dir: Path
+    attempts: int = 0
+    reused: int = 0
+    invalid: int = 0
+
+
+@dataclass
+class DifficultyReport:
+    manifest: Path
+    manifest_hash: str
+    tasks: list[str]
+    runs: list[ModelRun] = field(default_factory=list)
+
+
+def wilson_interval(passes: int, attempts: int, confidence: float = 0.95) -> tuple[float, float] | None:
+    """Wilson score interval of ``passes / attempts`` (None without attempts)."""
+    if attempts <= 0:
+        return None
+    from scipy.stats import binomtest
+
+    ci = binomtest(passes, attempts).proportion_ci(confidence_level=confidence, method="wilson")
+    return float(ci.low), float(ci.high)
+
+
+def parse_models(text: str) -> list[str]:
+    """``a,b,c`` → ``[a, b, c]`` (order kept, blanks and duplicates dropped); empty is an error."""
+    models = list(dict.fromkeys(m.strip() for m in text.split(",") if m.strip()))
+    if not models:
+        raise ValueError(f"--models '{text}': give at least one model, e.g. --models sim,sim:perfect")
+    return models
+
+
+def model_slug(model: str) -> str:
+    """A directory name for a model: ``sim:perfect`` → ``sim-perfect``, ``scripted:/x/a.json`` → ``scripted-a.json``."""
+    if model.startswith("scripted:"):
+        model = "scripted:" + Path(model.partition(":")[2]).name
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", model).strip("-")[:80] or "model"
+
+
+def update_rates(entry: TaskEntry) -> None:
+    """Pool ``entry.success`` over models into ``success_rate`` and its Wilson interval."""
+    attempts = sum(s.get("attempts", 0) for s in entry.success.values())
+    passes = sum(s.get("passes", 0) for s in entry.success.values())
+    ci = wilson_interval(passes, attempts)
+    entry.success_rate = round(passes / attempts, 4) if attempts else None
+    entry.success_ci95 = [round(ci[0], 4), round(ci[1], 4)] if ci else None
+
+
+def register_tasks(manifest: PoolManifest, pools: list[Path]) -> list[Path]:
+    """Add the pools and their tasks to the manifest (metadata refreshed, measurements kept);
+    returns the task directories to measure (not excluded)."""
+    task_dirs = discover(pools)
+    if not task_dirs:
+        raise ValueError(f"no tasks found under {', '.join(map(str, pools))}")
+    for pool in pools:
+        if str(pool) not in manifest.pool:
+            manifest.pool.append(str(pool))
+    for task_dir in task_dirs:
+        fresh = entry_for(task_dir, load_task(task_dir, need_solution=False).metadata)
+        old = manifest.tasks.get(task_dir.name)
+        manifest.tasks[task_dir.name] = old.model_copy(update={
+            "path": fresh.path, "category": fresh.category, "difficulty": fresh.difficulty,
+            "domain": fresh.domain}) if old else fresh
+    excluded = manifest.excluded()
+    return [t for t in task_dirs if t.name not in excluded]
+
+
+def prepare_run_dir(run_dir: Path, config: RunConfig) -> None:
+    """Write ``config.yaml`` for this invocation; refuse a run directory made under other settings."""
+    existing = run_dir / "config.yaml"
+    if existing.is_file():
+        old = RunConfig.load(existing)
+        for name in FIXED_FIELDS:
+            was, now = getattr(old, name), getattr(config, name)
+            if was != now:
+                raise ValueError(f"{existing}: made with {name}={was!r}, this invocation asks {name}={now!r}; "
+                                 f"use the same settings to continue it, or another --out")
+    write_yaml(existing, config.dump())
+
+
+def record(manifest: PoolManifest, model: str, results: RunResults) -> None:
+    for row in results.per_task:
+        entry = manifest.tasks[row.task]
+        entry.success[model] = {"attempts": row.attempts, "passes": row.passes}
+        update_rates(entry)
+
+
+def split_concurrency(total: int, parts: int) -> list[int]:
+    """``total`` attempts at once shared by ``parts`` concurrent runs (each at least 1)."""
+    return [max(1, total // parts + (i < total % parts)) for i in range(parts)]
+
+
+async def measure(config: DifficultyConfig, observers: list[Observer] | None = None) -> DifficultyReport:
+    """Run every model on every non-excluded task ``n`` times (resuming), and update the manifest.
+
+    The models run at the same time, sharing ``concurrency``. Observers receive the runner's events
+    with ``data["model"]`` added, plus ``("model", {"model", "run_dir"})`` when a model's run starts."""
+    slugs = [model_slug(m) for m in config.models]
+    if len(set(slugs)) != len(slugs):
+        raise ValueError(f"--models {','.join(config.models)}: two models map to the same run directory "
+                         f"name ({', '.join(slugs)})")
+    manifest = load_manifest(config.manifest)
+    task_dirs = register_tasks(manifest, config.pools)
+    if not task_dirs:
+        raise ValueError(f"every task under {', '.join(map(str, config.pools))} is excluded in {config.manifest}")
+    report = DifficultyReport(config.manifest, save_manifest(config.manifest, manifest), [t.name for t in task_dirs])
+    plans = []
+    for model, slug, share in zip(config.models, slugs, split_concurrency(config.concurrency, len(slugs)),
+                                  strict=True):
+        run_config = RunConfig(tasks=[t.resolve() for t in task_dirs], model=model, k=config.n,
+                               concurrency=share, env=config.env, seed=config.seed)
+        prepare_run_dir(config.out / slug, run_config)
+        plans.append((ModelRun(model, config.out / slug), run_config))
+    report.runs = [run for run, _ in plans]
+
+    async def one(run: ModelRun, run_config: RunConfig) -> None:
+        from modularrsi.rollouts.run import execute
+
+        def tagged(event: str, data: dict) -> None:
+            if event == "finished":
+                run.attempts += 1
+                run.reused += int(data["reused"])
+                run.invalid += int(data["attempt"].reward is None)
+            for observer in observers or []:
+                observer(event, {**data, "model": run.model})
+
+        tagged("model", {"run_dir": str(run.run_dir)})
+        results = await execute(run_config, run.run_dir.resolve(), [tagged])
+        record(manifest, run.model, results)
+        report.manifest_hash = save_manifest(config.manifest, manifest)
+
+    outcomes = await asyncio.gather(*(one(run, run_config) for run, run_config in plans), return_exceptions=True)
+    for outcome in outcomes:  # every model that finished is recorded before the first failure is raised
+        if isinstance(outcome, BaseException):
+            raise outcome
+    write_json(config.out / "difficulty.json", report_json(report, manifest))
+    return report
+
+
+def report_json(report: DifficultyReport, manifest: PoolManifest) -> dict:
+    """``difficulty.json``: per model how the run went, per task per-model and pooled rates."""
+    rows = []
+    for name in report.tasks:
+        entry = manifest.tasks[name]
+        per_model = {m: {**s, "rate": round(s["passes"] / s["attempts"], 4) if s.get("attempts") else None}
+                     for m, s in entry.success.items()}
+        rows.append({"task": name, "category": entry.category, "success": per_model,
+                     "success_rate": entry.success_rate, "success_ci95": entry.success_ci95})
+    return {"manifest": str(report.manifest), "manifest_hash": report.manifest_hash,
+            "simulated": any(r.model.startswith("sim") for r in report.runs),
+            "runs": [{"model": r.model, "run_dir": str(r.run_dir), "attempts": r.attempts, "reused": r.reused,
+                      "invalid": r.invalid} for r in report.runs],
+            "tasks": rows}

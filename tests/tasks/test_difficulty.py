@@ -1,0 +1,127 @@
+"""`tasks difficulty`: Wilson intervals, and real sim runs on shipped tasks that resume when re-run."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from testutil import REPO
+
+from modularrsi.tasks.cli_difficulty import default_manifest
+from modularrsi.tasks.difficulty import (
+    model_slug,
+    parse_models,
+    split_concurrency,
+    update_rates,
+    wilson_interval,
+)
+from modularrsi.tasks.manifest import Exclusion, PoolManifest, TaskEntry, load_manifest, save_manifest
+
+SHIPPED = ["crm-contacts-dedup-by-email", "argparse-logq-cli"]
+EXCLUDED = "sqlite-monthly-category-revenue"
+RUNNER = ("import typer, sys; from modularrsi.tasks.cli_difficulty import command; "
+          "from modularrsi.offline import apply_offline_defaults; apply_offline_defaults(); typer.run(command)")
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "-c", RUNNER, *map(str, args)], capture_output=True, text=True,
+                          timeout=600, env={**os.environ, "COLUMNS": "200"})
+
+
+def test_wilson_interval_matches_known_values():
+    # 3 of 8: the textbook Wilson 95 % interval is [0.1368, 0.6943] (z = 1.96).
+    low, high = wilson_interval(3, 8)
+    assert low == pytest.approx(0.13684, abs=1e-4) and high == pytest.approx(0.69426, abs=1e-4)
+    assert wilson_interval(0, 10) == pytest.approx((0.0, 0.27753), abs=1e-4)
+    assert wilson_interval(10, 10) == pytest.approx((0.72247, 1.0), abs=1e-4)
+    assert wilson_interval(0, 0) is None
+
+
+def test_rates_are_pooled_over_every_recorded_model():
+    entry = TaskEntry(path="p", success={"a": {"attempts": 4, "passes": 1}, "b": {"attempts": 4, "passes": 2}})
+    update_rates(entry)
+    assert entry.success_rate == 0.375 and entry.success_ci95 == [0.1368, 0.6943]
+    entry.success = {}
+    update_rates(entry)
+    assert entry.success_rate is None and entry.success_ci95 is None
+
+
+def test_models_flags_and_defaults(tmp_path):
+    assert parse_models(" sim, sim:perfect,,sim ") == ["sim", "sim:perfect"]
+    with pytest.raises(ValueError, match=r"--models ' , ': give at least one model"):
+        parse_models(" , ")
+    assert model_slug("sim:perfect") == "sim-perfect"
+    assert model_slug("scripted:/x/y/replies.json") == "scripted-replies.json"
+    assert model_slug("openai/gpt-4o-mini") == "openai-gpt-4o-mini"
+    assert split_concurrency(8, 3) == [3, 3, 2] and split_concurrency(1, 2) == [1, 1]
+    assert default_manifest([tmp_path]) == tmp_path / "manifest.json"
+    with pytest.raises(ValueError, match="give --manifest FILE"):
+        default_manifest([tmp_path, tmp_path / "other"])
+
+
+def trial_results(out: Path) -> dict[str, int]:
+    return {str(p.relative_to(out)): p.stat().st_mtime_ns for p in out.glob("*/trials/*/result.json")}
+
+
+def test_measures_shipped_tasks_and_resumes_reusing_finished_trials(tmp_path):
+    pool = tmp_path / "pool"
+    for name in [*SHIPPED, EXCLUDED]:
+        shutil.copytree(REPO / "tasks" / "pool" / name, pool / name)
+    before = PoolManifest()
+    before.exclude(Exclusion(task=EXCLUDED, reason="test", source="manual"))
+    save_manifest(pool / "manifest.json", before)
+    out = tmp_path / "out"
+    args = [pool, "--models", "sim,sim:perfect", "-n", 2, "-c", 8, "--out", out]
+
+    first = run_cli(*args)
+    assert first.returncode == 0, first.stderr[-3000:]
+    assert "sim:perfect" in first.stdout and "Wilson" in first.stdout
+    manifest = load_manifest(pool / "manifest.json")
+    for name in SHIPPED:
+        entry = manifest.tasks[name]
+        assert entry.success["sim:perfect"] == {"attempts": 2, "passes": 2}
+        assert entry.success["sim"]["attempts"] == 2
+        passes = 2 + entry.success["sim"]["passes"]
+        assert entry.success_rate == passes / 4
+        assert entry.success_ci95 == [round(v, 4) for v in wilson_interval(passes, 4)]
+        assert entry.path == str(pool / name) and entry.category != "uncategorised"
+    assert not manifest.tasks[EXCLUDED].success and manifest.excluded() == {EXCLUDED}
+    assert manifest.pool == [str(pool)]
+    report = json.loads((out / "difficulty.json").read_text())
+    assert report["simulated"] and {r["model"] for r in report["runs"]} == {"sim", "sim:perfect"}
+    assert {row["task"]: row["success"]["sim:perfect"]["rate"] for row in report["tasks"]} == dict.fromkeys(SHIPPED, 1)
+    done = trial_results(out)
+    assert len(done) == 8 and not any(EXCLUDED in p for p in done)
+
+    # An interrupted run: one trial of each model never finished (no result.json).
+    unfinished = [f"sim/trials/{SHIPPED[0]}__a1/result.json", f"sim-perfect/trials/{SHIPPED[1]}__a0/result.json"]
+    for rel in unfinished:
+        (out / rel).unlink()
+    again = run_cli(*args)
+    assert again.returncode == 0, again.stderr[-3000:]
+    after = trial_results(out)
+    assert set(after) == set(done)
+    assert all(after[p] == mtime for p, mtime in done.items() if p not in unfinished), "finished trials were re-run"
+    assert all(after[p] != done[p] for p in unfinished)
+    assert "sim: 4 attempts (3 reused" in again.stdout and "sim:perfect: 4 attempts (3 reused" in again.stdout
+    resumed = load_manifest(pool / "manifest.json")
+    assert all(resumed.tasks[n].success["sim:perfect"] == {"attempts": 2, "passes": 2} for n in SHIPPED)
+
+    other_seed = run_cli(*args, "--seed", 5)
+    assert other_seed.returncode == 2 and len(other_seed.stderr.strip().splitlines()) == 1
+    assert f"{out / 'sim' / 'config.yaml'}: made with seed=0, this invocation asks seed=5" in other_seed.stderr
+
+
+def test_bad_input_is_a_one_line_error(tmp_path):
+    result = run_cli(tmp_path / "nothing", "--models", "sim")
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"error: give --manifest FILE: the default POOL/manifest.json needs exactly " \
+                                    f"one directory of tasks, got {tmp_path / 'nothing'}"
+    (tmp_path / "empty").mkdir()
+    result = run_cli(tmp_path / "empty", "--models", "sim", "--out", tmp_path / "out")
+    assert result.returncode == 2 and result.stderr.strip() == f"error: no tasks found under {tmp_path / 'empty'}"
