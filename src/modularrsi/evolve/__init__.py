@@ -1,0 +1,1 @@
+"""The evolution pipeline: buckets, signals, analysis, aggregation, editing, gates, lanes, integration."""

@@ -1,0 +1,243 @@
+"""The LLM analyst: one call to any ChatModel per task and lens; whatever comes back becomes a Finding.
+
+The prompt shows the lens and its module's contract, the bucket, each attempt's signals and short
+excerpts of the paired trajectories around their first divergence, and asks for one JSON object with
+the finding's fields. Answers are repaired, never trusted: the JSON object is extracted from prose or
+code fences (trailing commas and Python literals tolerated), types are coerced, missing fields default
+conservatively (not a culprit), and the counterfactual rule is applied. An answer with no usable
+object, or a failed model call, gives a non-culprit Finding with ``parse_error`` set. Only
+:class:`~modularrsi.models.base.BudgetExceeded` propagates: the run must stop.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import re
+from typing import Any
+
+from modularrsi.evolve.findings import MECHANISMS, Finding, Kind, Module, TaskEvidence, strength_fields
+from modularrsi.harness.protocols import CONTRACTS, MODULE_TITLES, MODULES
+from modularrsi.models.base import BudgetExceeded, ChatModel, Message, ModelError
+
+#: What each module owns (the lens's scope shown to the analyst).
+MODULE_SCOPE = {
+    "agent_loop": "the reason-act-observe cycle, recovery after errors, interventions (loop guards, plans)",
+    "tool_use": "prompt format, parsing model replies into actions, validating and executing them, helper tools",
+    "observation": "turning raw terminal output into the feedback the model reads",
+    "context": "keeping and compressing the history (summaries, overflow handling)",
+    "completion": "deciding that the task is done (checks on completion claims)",
+}
+ANSWER_FIELDS = ("is_culprit", "locked_module", "divergence", "would_change_outcome", "fixable_now",
+                 "suggested_change", "mechanism", "evidence_steps")
+SYSTEM = (
+    "You analyse trajectories of an LLM terminal agent to find what its harness - the code around the model, "
+    "not the model and not the task - got wrong. Answer with one JSON object and nothing else.")
+
+
+class LLMAnalyst:
+    """Analyst backed by any :class:`~modularrsi.models.base.ChatModel` (one call per finding)."""
+
+    def __init__(self, model: ChatModel, excerpt_window: int = 2, excerpt_chars: int = 160):
+        self.model = model
+        self.name = f"llm:{model.name}"
+        self.excerpt_window = excerpt_window
+        self.excerpt_chars = excerpt_chars
+
+    async def analyse(self, evidence: TaskEvidence, lens: Module, kind: Kind) -> Finding:
+        messages = [Message("system", SYSTEM, "analysis_request"),
+                    Message("user", self.prompt(evidence, lens, kind), "analysis_request")]
+        try:
+            reply = (await self.model.complete(messages)).content
+        except BudgetExceeded:
+            raise
+        except ModelError as exc:
+            return _failed(evidence, lens, kind, self.name, f"model error: {exc}")
+        return finding_from_reply(reply, evidence, lens, kind, self.name)
+
+    def prompt(self, evidence: TaskEvidence, lens: Module, kind: Kind) -> str:
+        parts = [
+            f"Lens: {MODULE_TITLES[lens]} ({lens}). This module owns {MODULE_SCOPE[lens]}. "
+            f"Its contract: {_contract(lens)}. Blame or change nothing outside it.",
+            f"Task {evidence.task}: bucket {evidence.bucket}; {evidence.pass_count}/{len(evidence.epoch_attempts)} "
+            f"attempts passed; analysis kind {kind}; pair {evidence.pair_source or 'none'}.",
+        ]
+        if evidence.instruction:
+            parts.append("Instruction (shortened): " + _clip(evidence.instruction, 600))
+        parts.append("Attempts:\n" + "\n".join(
+            f"  a{a.index}{' (from memory)' if a.from_memory else ''}: {'PASS' if a.passed else 'FAIL'}, "
+            f"{a.steps} steps, signals {_compact(a.signals)}" for a in evidence.attempts))
+        parts.extend(self._excerpts(evidence))
+        parts.append(_QUESTION.format(lens=lens, modules=", ".join(MODULES),
+                                      mechanisms=", ".join(sorted(set(MECHANISMS.values())))))
+        return "\n\n".join(parts)
+
+    def _excerpts(self, evidence: TaskEvidence) -> list[str]:
+        blocks = []
+        for label, keys in (("passing", evidence.pass_keystrokes), ("failing", evidence.fail_keystrokes)):
+            if not keys:
+                continue
+            centre = evidence.divergence_step if evidence.divergence_step is not None else len(keys) - 1
+            lo, hi = max(0, centre - self.excerpt_window), min(len(keys), centre + self.excerpt_window + 1)
+            lines = [f"  [{i}]{' <- divergence' if i == evidence.divergence_step else ''} "
+                     f"{_clip(keys[i], self.excerpt_chars)}" for i in range(lo, hi)]
+            blocks.append(f"Keystrokes of the {label} trajectory, steps {lo}-{hi - 1}:\n" + "\n".join(lines))
+        return blocks
+
+
+_QUESTION = """Counterfactual rule: is_culprit is true only if changing the {lens} module would turn the failures \
+into passes (or, for efficiency, remove the wasted steps). If the evidence blames another module, set is_culprit \
+false and locked_module to that module ({modules}). If not a culprit, suggested_change must be empty. A suggested \
+change must be general: never name the task, its files or constants tuned to it.
+
+Answer with one JSON object with these fields:
+{{"is_culprit": bool, "locked_module": str or null, "divergence": str (what differs and where), \
+"would_change_outcome": bool, "fixable_now": bool, "suggested_change": str, \
+"mechanism": str (a short tag such as {mechanisms}), "evidence_steps": [int]}}"""
+
+
+def _contract(lens: str) -> str:
+    return "; ".join(f"{role}: {', '.join(calls)}" for (module, role), calls in CONTRACTS.items() if module == lens)
+
+
+def _clip(text: str, limit: int) -> str:
+    text = text.replace("\n", "\\n")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _compact(signals: dict[str, Any]) -> str:
+    shown = {k: (f"{len(v)} items, max {max(v)}, sum {sum(v)}" if isinstance(v, list) and len(v) > 6
+                 and all(isinstance(x, int | float) for x in v) else v) for k, v in sorted(signals.items())}
+    return _clip(json.dumps(shown, default=str), 500)
+
+
+def _failed(evidence: TaskEvidence, lens: Module, kind: Kind, analyst: str, error: str) -> Finding:
+    return Finding(**strength_fields(evidence), lens=lens, kind=kind, is_culprit=False, analyst=analyst,
+                   parse_error=_clip(error, 300))
+
+
+def finding_from_reply(text: str, evidence: TaskEvidence, lens: Module, kind: Kind, analyst: str) -> Finding:
+    """The Finding an analyst's reply amounts to; a parse-failure Finding when it amounts to nothing."""
+    obj = extract_object(text)
+    if obj is None:
+        return _failed(evidence, lens, kind, analyst, f"no JSON object in the reply: {_clip(text, 120)!r}")
+    try:
+        return Finding(**strength_fields(evidence), lens=lens, kind=kind, analyst=analyst, **coerce(obj, lens, kind))
+    except (ValueError, TypeError) as exc:
+        return _failed(evidence, lens, kind, analyst, f"unusable finding: {exc}")
+
+
+def extract_object(text: str) -> dict[str, Any] | None:
+    """The finding object in ``text``: the whole reply, a fenced block, or the first ``{...}`` that parses."""
+    candidates = [text.strip(), *re.findall(r"```(?:json)?\s*(.*?)```", text, re.S)]
+    decoder = json.JSONDecoder()
+    for candidate in candidates:
+        found = _as_object(_loads(candidate))
+        if found is not None:
+            return found
+    for match in re.finditer(r"\{", text):
+        try:
+            found = _as_object(decoder.raw_decode(text, match.start())[0])
+        except ValueError:
+            continue
+        if found is not None:
+            return found
+    start, end = text.find("{"), text.rfind("}")
+    return _as_object(_loads(text[start:end + 1])) if 0 <= start < end else None
+
+
+def _loads(text: str) -> Any:
+    """JSON, else JSON without trailing commas, else a Python literal; None when none parses."""
+    for attempt in (text, re.sub(r",\s*([}\]])", r"\1", text)):
+        try:
+            return json.loads(attempt)
+        except ValueError:
+            pass
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+
+
+def _as_object(value: Any) -> dict[str, Any] | None:
+    """A dict carrying finding fields, unwrapping ``{"finding": {...}}`` and ``[{...}]``."""
+    if isinstance(value, list) and value:
+        value = value[0]
+    if not isinstance(value, dict):
+        return None
+    if not any(k in value for k in ANSWER_FIELDS):
+        inner = [v for v in value.values() if isinstance(v, dict) and any(k in v for k in ANSWER_FIELDS)]
+        return inner[0] if inner else None
+    return value
+
+
+def coerce(obj: dict[str, Any], lens: Module, kind: Kind) -> dict[str, Any]:
+    """Finding fields from a loosely typed answer, with the counterfactual and lens rules applied."""
+    culprit = to_bool(obj.get("is_culprit"), False)
+    locked = to_module(obj.get("locked_module"))
+    if culprit and locked not in (None, lens):
+        culprit = False  # it blames another module: kept for that module's lane
+    return {
+        "is_culprit": culprit,
+        "locked_module": lens if culprit else locked,
+        "divergence": to_text(obj.get("divergence")),
+        "would_change_outcome": kind != "efficiency" and to_bool(obj.get("would_change_outcome"), culprit),
+        "fixable_now": culprit and to_bool(obj.get("fixable_now"), True),
+        "suggested_change": to_text(obj.get("suggested_change")) if culprit else "",
+        "mechanism": to_tag(obj.get("mechanism")),
+        "evidence_steps": to_steps(obj.get("evidence_steps")),
+    }
+
+
+def to_bool(value: Any, default: bool) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float):
+        return value != 0
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in ("true", "yes", "y", "1"):
+            return True
+        if word in ("false", "no", "n", "0", "none", "null"):
+            return False
+    return default
+
+
+def to_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, list):
+        return "; ".join(to_text(v) for v in value)
+    return json.dumps(value, default=str)
+
+
+def to_module(value: Any) -> Module | None:
+    """A module name from ``"Task Completion Detection"``, ``"tool-use"``, ``"context"``…; None if unknown."""
+    if not isinstance(value, str):
+        return None
+    key = re.sub(r"[^a-z]+", "_", value.lower()).strip("_")
+    for module, title in MODULE_TITLES.items():
+        if key in (module, re.sub(r"[^a-z]+", "_", title.lower())):
+            return module  # type: ignore[return-value]
+    return {"loop": "agent_loop", "tools": "tool_use", "observations": "observation",
+            "context_management": "context", "task_completion": "completion"}.get(key)  # type: ignore[return-value]
+
+
+def to_tag(value: Any) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-")[:40] if isinstance(value, str) else ""
+
+
+def to_steps(value: Any) -> list[int]:
+    if isinstance(value, bool) or value is None:
+        return []
+    if isinstance(value, int | float):
+        return [int(value)] if math.isfinite(value) and value >= 0 else []
+    if isinstance(value, str):
+        return [int(d) for d in re.findall(r"\d+", value)]
+    if isinstance(value, list):
+        items = [item.get("step", item.get("step_id")) if isinstance(item, dict) else item for item in value]
+        return sorted({s for item in items for s in to_steps(item)})
+    return []

@@ -1,0 +1,165 @@
+"""Plain data of the analysis stage: what it reads (:class:`TaskEvidence`) and what it writes
+(:class:`Finding`, one per task and lens; :class:`Direction`, findings merged across tasks).
+
+Invariants (checked on construction):
+
+- counterfactual rule: a finding that is not a culprit suggests no change (``suggested_change == ""``);
+- a culprit finding is locked to the lens it was analysed under (``locked_module == lens``); evidence
+  blaming another module is kept as ``is_culprit=False, locked_module=<that module>`` for that lane;
+- a direction's ``raw_support`` is the number of distinct tasks among its findings.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Module = Literal["agent_loop", "tool_use", "observation", "context", "completion"]
+Kind = Literal["contrastive", "single-sided", "efficiency"]
+PairSource = Literal["same-epoch", "memory"]
+
+#: The signal keys the analysts read from an attempt's ``signals`` dict (all optional; absent = 0 / empty).
+#: Any key ending in ``_steps`` holding a list of ints is read as evidence step ids (ATIF ``step_id``), e.g.
+#: ``parse_error_steps``, ``repeated_command_steps``, ``unevidenced_claim_steps``. A ``Signals.model_dump()``
+#: fits as it is.
+SIGNAL_KEYS = {
+    "turns": "int: agent turns",
+    "ending": "str: completed | turn_limit | time_limit | session_ended | model_error | budget",
+    "parse_errors": "int: replies Tool Use could not parse",
+    "completion_claims": "int: replies claiming the task is complete",
+    "completion_without_evidence": "int | bool: claims not preceded by a command checking the result",
+    "repeated_commands": "int: actions repeating an earlier identical command (loop length)",
+    "observation_bytes": "list[int]: byte size of each observation the model read",
+    "max_observation_bytes": "int: the largest of them (used when the list is absent)",
+    "history_bytes": "int: largest history the model saw (default: sum of observation_bytes)",
+    "compactions": "int: summarisations of the history",
+    "interventions": "int: Agent Loop interventions (e.g. loop warnings)",
+}
+
+
+#: The mechanism tag a culprit finding of each module most often names (analysts may name others).
+MECHANISMS: dict[str, str] = {
+    "completion": "completion-evidence-check", "agent_loop": "loop-guard", "observation": "observation-trim",
+    "context": "early-summary", "tool_use": "parse-repair",
+}
+
+
+class AttemptEvidence(BaseModel):
+    """One attempt as the analysts see it. ``from_memory`` marks a passing attempt of an earlier epoch
+    recalled from the trajectory memory; it never counts in ``pass_count``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    index: int = Field(description="Attempt index k (trial <task>__a<k>).")
+    passed: bool
+    steps: int = Field(default=0, ge=0, description="Agent steps taken.")
+    signals: dict[str, Any] = Field(default_factory=dict, description="Deterministic facts; keys: SIGNAL_KEYS.")
+    from_memory: bool = False
+
+
+class TaskEvidence(BaseModel):
+    """Everything analysis needs about one task in one epoch (built from buckets + signals by the pipeline).
+
+    ``pass_keystrokes`` / ``fail_keystrokes`` hold one string per agent step of the paired passing and
+    failing trajectories; ``divergence_step`` is the 0-based index of their first differing step."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    task: str
+    bucket: str = Field(description="Bucket name, e.g. mixed, fixable_fail, all_pass_wasteful.")
+    attempts: list[AttemptEvidence]
+    pass_keystrokes: list[str] | None = None
+    fail_keystrokes: list[str] | None = None
+    divergence_step: int | None = Field(default=None, ge=0)
+    pair_source: PairSource | None = None
+    instruction: str = Field(default="", description="The task's instruction (shown, shortened, to LLM analysts).")
+
+    @property
+    def epoch_attempts(self) -> list[AttemptEvidence]:
+        return [a for a in self.attempts if not a.from_memory]
+
+    @property
+    def pass_count(self) -> int:
+        return sum(a.passed for a in self.epoch_attempts)
+
+    @property
+    def failing(self) -> list[AttemptEvidence]:
+        return [a for a in self.epoch_attempts if not a.passed]
+
+    @property
+    def passing(self) -> list[AttemptEvidence]:
+        """Passing attempts of this epoch, and the recalled one when the pair comes from memory."""
+        return [a for a in self.attempts if a.passed]
+
+
+def strength_fields(evidence: TaskEvidence) -> dict[str, Any]:
+    """The fields every finding of ``evidence`` copies from it (identity and vote-strength inputs)."""
+    return {"task": evidence.task, "bucket": evidence.bucket, "pass_count": evidence.pass_count,
+            "attempts": len(evidence.epoch_attempts), "pair_source": evidence.pair_source}
+
+
+class Finding(BaseModel):
+    """One task's diagnosis under one lens (the paper's JSON finding, plus what voting needs).
+
+    ``would_change_outcome``: changing ``locked_module`` would turn the failure into a pass (always
+    False for efficiency findings: the task already passes). ``fixable_now``: the change fits inside
+    the lens's module as it is (False when the evidence blames another module). ``pass_count``,
+    ``attempts`` and ``pair_source`` are the strength inputs of the evidence-weighted vote."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    task: str
+    lens: Module
+    kind: Kind
+    is_culprit: bool
+    locked_module: Module | None = None
+    divergence: str = ""
+    would_change_outcome: bool = False
+    fixable_now: bool = False
+    suggested_change: str = ""
+    mechanism: str = Field(default="", description="Short tag, e.g. loop-guard, completion-evidence-check.")
+    evidence_steps: list[int] = Field(default_factory=list)
+    bucket: str = ""
+    pass_count: int = Field(default=0, ge=0)
+    attempts: int = Field(default=0, ge=0)
+    pair_source: PairSource | None = None
+    analyst: str = ""
+    parse_error: str | None = Field(default=None, description="Set when the analyst's answer was unusable.")
+
+    @model_validator(mode="after")
+    def _invariants(self) -> Finding:
+        if not self.is_culprit and self.suggested_change:
+            raise ValueError(f"finding {self.task}/{self.lens}: not a culprit, so it may not suggest a change")
+        if self.is_culprit and self.locked_module != self.lens:
+            raise ValueError(f"finding {self.task}/{self.lens}: a culprit is locked to its lens, "
+                             f"not {self.locked_module}")
+        return self
+
+    @property
+    def pass_fraction(self) -> float:
+        return self.pass_count / self.attempts if self.attempts else 0.0
+
+
+class Direction(BaseModel):
+    """Findings of several tasks merged into one candidate change of one module.
+
+    ``vote`` is the evidence-weighted vote (see :func:`modularrsi.evolve.aggregate.evidence_weight`);
+    ``raw_support`` the number of distinct supporting tasks."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    module: Module
+    mechanism: str
+    summary: str
+    tasks: list[str]
+    findings: list[Finding]
+    vote: float
+    raw_support: int
+
+    @model_validator(mode="after")
+    def _support(self) -> Direction:
+        if self.raw_support != len(set(self.tasks)) or len(self.tasks) != len(set(self.tasks)):
+            raise ValueError(f"direction {self.id}: raw_support must equal the number of distinct tasks")
+        return self

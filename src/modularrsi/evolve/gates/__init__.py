@@ -1,0 +1,51 @@
+"""The three gates a proposal must pass, cheapest first: static → review → execution.
+
+Each gate is a tiny policy object with one ``async check(...)`` method that returns a :class:`Verdict`
+and never raises for a bad proposal (a bad proposal is a failing verdict; only infrastructure problems
+— a budget stop, a broken task — propagate). Gates never modify the parent or the staging generation.
+
+- :class:`~modularrsi.evolve.gates.static.StaticGate` — parse, banned constructs, scope (only the locked
+  module changed), then import + module contract in a subprocess with a timeout.
+- :class:`~modularrsi.evolve.gates.review.ReviewGate` — reward-blind: a deterministic pre-screen for
+  task-specific content, then (optionally) one reviewer-model call on the diff and the description.
+- :class:`~modularrsi.evolve.gates.execution.ExecutionGate` — paired runs of parent and staging on the
+  same seeds over a stratified sample; a one-sided exact sign test on the evidence tasks and a cap on
+  anchor regressions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+MAX_REASON_CHARS = 400
+
+
+class Verdict(BaseModel):
+    """One gate's decision on one proposal. ``reason`` is a single line (newlines are folded, long text is
+    cut); ``details`` holds whatever the gate measured (JSON values only, so verdicts can be recorded)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    gate: str = Field(description="Name of the gate: static, review or execution.")
+    passed: bool = Field(description="True when the proposal may go on to the next gate.")
+    reason: str = Field(description="One line saying why.")
+    details: dict[str, Any] = Field(default_factory=dict, description="What the gate measured.")
+
+    @field_validator("reason")
+    @classmethod
+    def _one_line(cls, value: str) -> str:
+        line = " ".join(value.split())
+        return line if len(line) <= MAX_REASON_CHARS else line[: MAX_REASON_CHARS - 1] + "…"
+
+    @classmethod
+    def ok(cls, gate: str, reason: str, **details: Any) -> Verdict:
+        return cls(gate=gate, passed=True, reason=reason, details=details)
+
+    @classmethod
+    def fail(cls, gate: str, reason: str, **details: Any) -> Verdict:
+        return cls(gate=gate, passed=False, reason=reason, details=details)
+
+
+__all__ = ["Verdict"]

@@ -1,0 +1,304 @@
+"""The three gates on hand-made proposals: staging generations copied from gen_0 with one file edited."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from testutil import REPO
+
+from modularrsi.evolve.gates.constructs import ConstructRules, construct_problems
+from modularrsi.evolve.gates.execution import ExecutionConfig, ExecutionGate, Pair, Sample, decide, sign_test_p
+from modularrsi.evolve.gates.prescreen import PrescreenRules, is_round, task_specific_path
+from modularrsi.evolve.gates.review import ReviewGate
+from modularrsi.evolve.gates.static import StaticConfig, StaticGate, consistency_problem, scope_problem
+from modularrsi.evolve.proposal import Proposal
+from modularrsi.harness import BASELINE
+from modularrsi.harness.library import generation_id, load_generation, read_sources, write_generation
+from modularrsi.models.scripted import ScriptedModel
+from modularrsi.rollouts.config import RunConfig
+
+POOL = REPO / "tasks" / "pool"
+POOL_NAMES = sorted(p.name for p in POOL.iterdir() if p.is_dir())
+BASE = load_generation(BASELINE)
+SOURCES = read_sources(BASE)
+OBS = SOURCES["observation/limit_output"]
+GOOD = ("Lowers the observation budget to 8 KB because long terminal dumps crowd the context, so the agent "
+        "keeps more of its plan in view.")
+
+
+def staged(tmp_path: Path, edits: dict[str, str], manifest_edit=None, reseal: bool = True) -> Path:
+    """gen_0 copied with ``{"<module>/<name>": source}`` written and the manifest re-sealed, without the
+    loader's validation (so broken code can be staged, as a careless editor would)."""
+    target = tmp_path / "staging"
+    shutil.copytree(BASELINE, target, ignore=shutil.ignore_patterns("__pycache__"))
+    manifest = json.loads((target / "manifest.json").read_text())
+    for key, source in edits.items():
+        (target / "modules" / f"{key}.py").write_text(source)
+        for entry in manifest["functions"]:
+            if f"{entry['module']}/{entry['name']}" == key:
+                entry["sha256"] = hashlib.sha256(source.encode()).hexdigest()
+    manifest.update(parents=[BASE.id], created_by="test")
+    if manifest_edit:
+        manifest_edit(manifest)
+    if reseal:
+        manifest["id"] = generation_id(manifest["functions"], manifest["active"])
+    (target / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    return target
+
+
+def written(tmp_path: Path, edits: dict[str, str], name: str = "staging") -> Path:
+    """A valid staging generation written the way an editor should: library.write_generation."""
+    write_generation(tmp_path / name, {**SOURCES, **edits}, BASE.default_active(), [BASE.id], "test")
+    return tmp_path / name
+
+
+def proposal(staging: Path, module: str = "observation", description: str = GOOD, direction: str = "",
+             tasks: list[str] | None = None) -> Proposal:
+    return Proposal.build(module, BASELINE, staging, description, direction or "Long outputs crowd the context.",
+                          tasks or [])
+
+
+def shape_with(line: str, prefix: str = "") -> str:
+    return prefix + OBS.replace("    limit = ", f"    {line}\n    limit = ")
+
+
+# ----------------------------------------------------------------------------------------------- static
+
+
+@pytest.mark.parametrize("edit, stage, needle", [
+    (OBS.replace("def shape(output, ctx):", "def shape(output, ctx)"), "parse", "syntax error"),
+    ("import subprocess\n" + OBS, "constructs", "forbidden import 'subprocess'"),
+    ("import zipfile\n" + OBS, "constructs", "forbidden import 'zipfile'"),
+    (shape_with("ctx.memo['probe'] = 'cat /tests/test.sh'"), "constructs", "'/tests'"),
+    (shape_with("asyncio.create_subprocess_shell('ls')", "import asyncio\n"), "constructs",
+     "'.create_subprocess_shell'"),
+])
+async def test_static_gate_refuses_bad_source_before_any_subprocess(tmp_path, edit, stage, needle):
+    verdict = await StaticGate().check(proposal(staged(tmp_path, {"observation/limit_output": edit})))
+    assert not verdict.passed and verdict.details["stage"] == stage and needle in verdict.reason
+    assert verdict.details["file"] == "modules/observation/limit_output.py"
+
+
+async def test_static_gate_refuses_a_change_outside_the_locked_module(tmp_path):
+    ctx_source = SOURCES["context/summarize_on_pressure"].replace("8000", "6000")
+    verdict = await StaticGate().check(proposal(staged(tmp_path, {"context/summarize_on_pressure": ctx_source})))
+    assert not verdict.passed and verdict.details["stage"] == "scope"
+    assert "modules/context/summarize_on_pressure.py is outside modules/observation/" in verdict.reason
+
+
+def test_a_new_active_function_in_the_locked_module_is_in_scope(tmp_path):
+    extra = OBS.replace("10000", "2000").replace("Keeps terminal output", "A tighter variant. Keeps terminal output")
+    active = {**BASE.default_active(), "observation": ["limit_2k", "limit_output"]}
+    write_generation(tmp_path / "gen", {**SOURCES, "observation/limit_2k": extra}, active, [BASE.id], "test")
+    change = proposal(tmp_path / "gen")
+    assert change.changed_files == ["manifest.json", "modules/observation/limit_2k.py"]
+    assert consistency_problem(change) is None and scope_problem(change) is None
+    assert scope_problem(change.model_copy(update={"locked_module": "context"})).details["stage"] == "scope"
+
+
+async def test_static_gate_refuses_manifest_edits_of_other_modules(tmp_path):
+    def retune_context(manifest):
+        next(e for e in manifest["functions"] if e["module"] == "context")["parameters"] = {"screen_chars": 9}
+
+    staging = staged(tmp_path, {"observation/limit_output": OBS.replace("10000", "8000")}, retune_context)
+    verdict = await StaticGate().check(proposal(staging))
+    assert not verdict.passed and verdict.details["stage"] == "scope"
+    assert "function entry context/summarize_on_pressure changed" in verdict.reason
+
+
+async def test_static_gate_refuses_a_proposal_that_misreports_its_change(tmp_path):
+    honest = proposal(staged(tmp_path, {"observation/limit_output": OBS.replace("10000", "8000")}))
+    liar = honest.model_copy(update={"changed_files": ["modules/observation/limit_output.py"]})
+    verdict = await StaticGate().check(liar)
+    assert not verdict.passed and verdict.details["stage"] == "consistency" and "changed_files" in verdict.reason
+
+
+async def test_static_gate_refuses_an_unsealed_manifest(tmp_path):
+    staging = staged(tmp_path / "u", {"observation/limit_output": OBS.replace("10000", "8000")}, reseal=False)
+    verdict = await StaticGate().check(proposal(staging))
+    assert not verdict.passed and "is not the content hash" in verdict.reason
+
+
+async def test_static_gate_import_stage_passes_good_code_and_catches_crashes_and_hangs(tmp_path):
+    good = proposal(written(tmp_path / "a", {"observation/limit_output": OBS.replace("10000", "8000")}))
+    crash = proposal(staged(tmp_path / "b", {"observation/limit_output": OBS + "\nraise RuntimeError('boom')\n"}))
+    hang = proposal(staged(tmp_path / "c", {"observation/limit_output": OBS + "\nwhile True:\n    pass\n"}))
+    short = StaticGate(StaticConfig(import_timeout_s=2))
+    ok, crashed, hung = await asyncio.gather(StaticGate().check(good), StaticGate().check(crash), short.check(hang))
+    sealed = json.loads((good.staging_dir / "manifest.json").read_text())["id"]
+    assert ok.passed and ok.details["generation_id"] == sealed
+    assert not crashed.passed and crashed.details["stage"] == "import"
+    assert "fails on import: RuntimeError: boom" in crashed.reason
+    assert not hung.passed and hung.details["stage"] == "import" and "did not finish within 2 s" in hung.reason
+    assert not list(crash.staging_dir.rglob("__pycache__"))  # the subprocess writes no byte code into staging
+
+
+@pytest.mark.parametrize("source, needle", [
+    ("async def f(ctx):\n    return await ctx.terminal.exec('ls -la')\n", None),
+    ('def f():\n    """Never reads /tests or the reward."""\n    return 1\n', None),
+    ("def f(p):\n    return p.read_text()\n", "'.read_text'"),
+    ("def f(x):\n    return getattr(x, 'system')('ls')\n", "forbidden attribute 'system'"),
+    ("def f(x, n):\n    return getattr(x, n)\n", "computed attribute name"),
+    ("B = __builtins__\n", "'__builtins__'"),
+    ("S = 'bash /solution/solve.sh'\n", "'/solution'"),
+    ("S = f'{1}: /logs/verifier/reward.txt'\n", "'reward'"),
+    ("import inspect\n", "forbidden import 'inspect'"),
+])
+def test_banned_constructs(source, needle):
+    import ast
+
+    problems = [p for _, p in construct_problems(ast.parse(source), ConstructRules())]
+    assert (needle is None and not problems) or (needle and any(needle in p for p in problems)), problems
+
+
+def test_baseline_functions_use_no_banned_construct():
+    import ast
+
+    for key, source in SOURCES.items():
+        assert construct_problems(ast.parse(source), ConstructRules()) == [], key
+
+
+# ----------------------------------------------------------------------------------------------- review
+
+
+@pytest.mark.parametrize("path, hit", [
+    ("/app", False), ("/tmp/x", False), ("/tmp/harness_out.log", False), ("/usr/bin/python3", False),
+    ("/dev/null", False), ("ms/step", False), ("a / b", False), ("/app/contacts.csv", True),
+    ("/workspace/src", True), ("/etc/nginx/nginx.conf", True), ("'\\n/app/x'", True),
+])
+def test_task_specific_path_rule(path, hit):
+    assert (task_specific_path(path, PrescreenRules()) is not None) == hit
+
+
+@pytest.mark.parametrize("value, round_", [
+    (4217, False), (4000, True), (0.25, True), (0.333, False), (4096, True), (127, True), (3.14159, False),
+    (-1, True), (10, True), (1234, False),
+])
+def test_round_numbers(value, round_):
+    assert is_round(value, PrescreenRules()) == round_
+
+
+@pytest.mark.parametrize("edit, description, rule", [
+    (shape_with("# tuned on crm-contacts-dedup-by-email"), GOOD, "task_name"),
+    (shape_with("hint = 'see /app/contacts.csv'"), GOOD, "path"),
+    (shape_with("if len(output) == 4217:\n        return output"), GOOD, "magic_constant"),
+    (OBS.replace("10000", "8000"), GOOD + " It raises the reward on failing tasks.", "outcome"),
+    (OBS.replace("10000", "8000"), "", "description"),
+    (OBS.replace("10000", "8000"), "Changes the observation limit to a different number of bytes here.",
+     "description"),
+])
+async def test_prescreen_rejects_task_specific_changes_without_calling_the_reviewer(tmp_path, edit, description,
+                                                                                   rule):
+    reviewer = ScriptedModel([])
+    staging = written(tmp_path, {"observation/limit_output": edit})
+    verdict = await ReviewGate(reviewer, POOL_NAMES).check(proposal(staging, description=description))
+    assert not verdict.passed and verdict.details == {"stage": "prescreen", "rule": rule}, verdict
+    assert reviewer.calls == []
+
+
+@pytest.mark.parametrize("answer, passed, reason", [
+    ('{"approve": true, "reason": "a generic budget change with a concrete cause"}', True, "generic budget"),
+    ('```json\n{"approve": false, "reason": "tuned to one task"}\n```', False, "tuned to one task"),
+    ("Looks fine to me.", False, "reviewer answer unparseable"),
+    ('{"approve": "yes", "reason": "ok"}', False, "reviewer answer unparseable"),
+])
+async def test_reviewer_decides_after_the_prescreen(tmp_path, answer, passed, reason):
+    reviewer = ScriptedModel([answer])
+    staging = written(tmp_path, {"observation/limit_output": OBS.replace("10000", "8000")})
+    verdict = await ReviewGate(reviewer, POOL_NAMES).check(proposal(staging))
+    assert verdict.passed == passed and reason in verdict.reason and len(reviewer.calls) == 1
+
+
+async def test_without_a_reviewer_the_prescreen_decides(tmp_path):
+    staging = written(tmp_path, {"observation/limit_output": OBS.replace("10000", "8000")})
+    verdict = await ReviewGate(None, POOL_NAMES).check(proposal(staging))
+    assert verdict.passed and "no reviewer model" in verdict.reason
+
+
+async def test_review_is_reward_blind(tmp_path):
+    direction = ("Agents on crm-contacts-dedup-by-email stop after dumping huge files (reward 0 on 2/3 attempts, "
+                 "pass rate 33%).\nLong terminal dumps crowd out the plan.\n"
+                 "Test expects: assert rows == 4217 in /tests/test_outputs.py")
+    reviewer = ScriptedModel(['{"approve": true, "reason": "fine"}'])
+    staging = written(tmp_path, {"observation/limit_output": OBS.replace("10000", "8000")})
+    change = proposal(staging, direction=direction, tasks=["crm-contacts-dedup-by-email", "argparse-logq-cli"])
+    assert (await ReviewGate(reviewer, POOL_NAMES).check(change)).passed
+    seen = "\n".join(m.content for m in reviewer.calls[0]).lower()
+    for planted in ("reward", "pass rate", "2/3", "33%", "assert", "4217", "/tests", "test_outputs", "crm-contacts",
+                    "argparse-logq-cli"):
+        assert planted not in seen, planted
+    assert "long terminal dumps crowd out the plan" in seen and "+PARAMETERS = {\"max_bytes\": 8000}".lower() in seen
+    assert GOOD.lower() in seen
+
+
+# -------------------------------------------------------------------------------------------- execution
+
+
+def flips(task: str, table: str) -> list[Pair]:
+    """Pairs from a flip table such as "01 01 11 10" (parent outcome, staging outcome per attempt)."""
+    return [Pair(task=task, attempt=i, parent=c[0] == "1", staging=c[1] == "1") for i, c in enumerate(table.split())]
+
+
+@pytest.mark.parametrize("evidence, anchors, config, passed, needle", [
+    ("01 01 01 01", "11 11", {}, True, "p=0.0625"),
+    ("01 01 01", "11 11", {}, False, "3 evidence pairs cannot reach it, 4 needed"),
+    ("01 01 01 01 01 10", "11", {}, False, "p=0.109"),
+    ("01 01 01 01 01 01 10", "11", {}, True, "p=0.0625"),
+    ("01 01 01 01", "11 10", {}, False, "1 anchor regression(s) > 0 allowed"),
+    ("01 01 01 01", "11 10", {"max_anchor_regressions": 1}, True, "anchors pass→fail 1 of 2"),
+    ("00 11 00 11 11 00", "11", {}, False, "evidence does not move (p=1"),
+    ("01 01 01 01", "", {"alpha": 0.05}, False, "5 needed"),
+])
+def test_execution_decision_rule_on_flip_tables(evidence, anchors, config, passed, needle):
+    verdict = decide(flips("ev", evidence), flips("an", anchors), ExecutionConfig(**config))
+    assert verdict.passed == passed and needle in verdict.reason, verdict.reason
+
+
+def test_sign_test_is_the_exact_one_sided_binomial_tail():
+    assert sign_test_p(4, 0) == pytest.approx(1 / 16)
+    assert sign_test_p(5, 1) == pytest.approx(7 / 64)
+    assert sign_test_p(0, 0) == 1.0 and sign_test_p(0, 3) == 1.0
+
+
+QUIT_EARLY = '''"""An obviously harmful loop: it acts once and then declares the episode complete."""
+
+from modularrsi.harness.protocols import Ending
+
+MODULE = "agent_loop"
+ROLE = "core"
+DESCRIPTION = "Sends one prompt, executes one reply and ends the episode as completed, whatever happened."
+PARAMETERS = {}
+
+
+async def run(loop):
+    prompt = await loop.initial_prompt()
+    reply = await loop.query(prompt)
+    if not reply.error:
+        await loop.execute(reply)
+    return Ending("completed", loop.state.turn)
+'''
+
+
+async def test_execution_gate_pairs_parent_and_staging_on_real_runs(tmp_path):
+    harmful = proposal(written(tmp_path, {"agent_loop/turn_loop": QUIT_EARLY}), module="agent_loop")
+    sample = Sample(evidence=[POOL / "cfgkit-multilevel-extends"], anchors=[POOL / "rotate-app-logs-retention"])
+    gate = ExecutionGate(RunConfig(concurrency=4), tmp_path / "gates", ExecutionConfig(k=2))
+    verdict = await gate.check(harmful, sample)
+    runs = {side: Path(path) for side, path in verdict.details["runs"].items()}
+    passes = {side: sum(a["reward"] == 1.0 for a in json.loads((run / "results.json").read_text())["attempts"])
+              for side, run in runs.items()}
+    print(f"\npaired run (sim, k=2): passes {passes}; {verdict.reason}")
+    assert not verdict.passed and verdict.details["simulated"]
+    assert passes["staging"] < passes["parent"]
+    assert verdict.details["evidence"]["c"] + verdict.details["anchors"]["c"] == passes["parent"] - passes["staging"]
+    assert set(verdict.details["per_task"]) == {"cfgkit-multilevel-extends", "rotate-app-logs-retention"}
+    finished = {p: p.stat().st_mtime_ns for p in tmp_path.glob("gates/*/*/trials/*/result.json")}
+    assert len(finished) == 8
+    again = await gate.check(harmful, sample)  # resumable: the finished attempts are reused
+    assert again.details["evidence"] == verdict.details["evidence"]
+    assert {p: p.stat().st_mtime_ns for p in finished} == finished
