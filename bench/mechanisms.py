@@ -1,0 +1,148 @@
+"""Does the sim world respond to each catalogue mechanism? gen_0 vs gen_0 + one mechanism, paired seeds.
+
+For every good mechanism of ``modularrsi.evolve.catalogue`` this builds gen_0 + that mechanism with the
+sim editor, runs ``modularrsi run --tasks POOL -k K --seed S --generation DIR`` (model ``sim``), and
+prints Acc / Pass@k / Pass^k / mean steps per variant with the deltas against gen_0 run with the same
+seed (so attempt i of task t has the same sim seed in every variant: the comparison is paired), the
+attempt flips (fail→pass / pass→fail) with an exact two-sided sign test, and a few signals that show
+whether the mechanism acted at all. gen_0 is run first and again last with the same seed: the sim's
+replies depend on what the terminal shows when it is read (timing, hence machine load), so the repeat
+gives the noise floor of a paired difference. Numbers from ``sim`` say the machinery works, not what a real model
+would gain.
+
+    python bench/mechanisms.py [--tasks tasks/pool] [-k 3] [-n 8] [--seed 0] [--only trim_listing ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from modularrsi.evolve.catalogue import CATALOGUE
+from modularrsi.evolve.sim_editor import SimEditor
+from modularrsi.harness import BASELINE
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run(generation: Path, out: Path, tasks: Path, k: int, n: int, seed: int) -> dict:
+    cmd = [sys.executable, "-m", "modularrsi.cli", "run", "--tasks", str(tasks), "-k", str(k), "-n", str(n),
+           "--seed", str(seed), "--generation", str(generation), "--out", str(out)]
+    env = {**os.environ, "HARBOR_TELEMETRY": "0", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=REPO)
+    if done.returncode != 0:
+        raise SystemExit(f"run failed for {generation}:\n{done.stderr[-2000:]}")
+    return json.loads((out / "results.json").read_text())
+
+
+def outcomes(results: dict) -> dict[tuple[str, int], bool]:
+    return {(a["task"], a["attempt"]): (a["reward"] or 0) >= 1.0 for a in results["attempts"]}
+
+
+def sign_test(wins: int, losses: int) -> float:
+    """Exact two-sided sign test p-value (ties dropped)."""
+    n = wins + losses
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(min(wins, losses) + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
+
+
+def signals(run_dir: Path) -> dict[str, float]:
+    """Per attempt: interventions, completion checks, compactions, parse errors, repairs, observation bytes."""
+    counts = {"interv": 0, "checks": 0, "compact": 0, "parse_err": 0, "repaired": 0}
+    obs_bytes, obs_n, attempts = 0, 0, 0
+    for path in run_dir.glob("trials/*/agent/trajectory.json"):
+        attempts += 1
+        episode = json.loads((path.parent / "episode.json").read_text())
+        counts["compact"] += episode.get("compactions", 0)
+        counts["parse_err"] += episode.get("parse_errors", 0)
+        for step in json.loads(path.read_text())["steps"]:
+            purpose = (step.get("extra") or {}).get("purpose") or ""
+            counts["interv"] += "intervention" in purpose
+            counts["checks"] += purpose == "completion_check"
+            for result in (step.get("observation") or {}).get("results", []):
+                text = result.get("content") or ""
+                counts["repaired"] += "AUTO-REPAIRED" in text
+                if purpose.startswith("observation"):
+                    obs_bytes, obs_n = obs_bytes + len(text.encode()), obs_n + 1
+    per = {name: value / max(1, attempts) for name, value in counts.items()}
+    per["obs_kb"] = obs_bytes / max(1, obs_n) / 1024
+    return per
+
+
+def table(rows: list[dict], base: dict) -> str:
+    head = ("| variant            |   Acc | Pass@k | Pass^k | steps |   ΔAcc | ΔPass@k | ΔPass^k | Δsteps "
+            "| flips +/- | sign p |")
+    lines = [head, "|" + "|".join("-" * (len(c)) for c in head.split("|")[1:-1]) + "|"]
+    for row in rows:
+        o, b = row["overall"], base["overall"]
+        d = {m: o[m] - b[m] for m in ("acc", "pass_at_k", "pass_hat_k", "mean_steps")}
+        lines.append(f"| {row['name']:<18} | {o['acc']:.3f} | {o['pass_at_k']:6.3f} | {o['pass_hat_k']:6.3f} "
+                     f"| {o['mean_steps']:5.2f} | {d['acc']:+.3f} | {d['pass_at_k']:+7.3f} | {d['pass_hat_k']:+7.3f} "
+                     f"| {d['mean_steps']:+6.2f} | {row['wins']:>4} / {row['losses']:<3}| {row['p']:6.3f} |")
+    return "\n".join(lines)
+
+
+def signal_table(rows: list[dict]) -> str:
+    lines = ["| variant            | interventions | completion checks | compactions | parse errors | repaired "
+             "| obs KB |", "|--------------------|---------------|-------------------|-------------|--------------|"
+             "----------|--------|"]
+    for row in rows:
+        s = row["signals"]
+        lines.append(f"| {row['name']:<18} | {s['interv']:13.2f} | {s['checks']:17.2f} | {s['compact']:11.2f} "
+                     f"| {s['parse_err']:12.2f} | {s['repaired']:8.2f} | {s['obs_kb']:6.2f} |")
+    return "\n".join(lines) + "\n(per attempt; obs KB = mean size of an observation message)"
+
+
+def main(tasks: Path, k: int, n: int, seed: int, only: list[str]) -> None:
+    root = Path(tempfile.mkdtemp(prefix="bench-mechanisms-"))
+    editor = SimEditor(seed=seed, bad_rate=0.0)
+    variants = [("gen_0", BASELINE)]
+    for tag, entry in CATALOGUE.items():
+        if not only or tag in only:
+            staging = root / f"gen_{tag}"
+            editor.propose(entry.module, tag, BASELINE, staging, force="good")
+            variants.append((tag, staging))
+    variants.append(("gen_0 (repeat)", BASELINE))  # last: also shows drift in machine load over the bench
+    rows, started = [], time.monotonic()
+    for name, generation in variants:
+        t0 = time.monotonic()
+        out = root / ("run_" + re.sub(r"\W+", "_", name).strip("_"))
+        results = run(generation, out, tasks, k, n, seed)
+        rows.append({"name": name, "overall": results["overall"], "outcomes": outcomes(results),
+                     "signals": signals(out)})
+        print(f"  {name}: {time.monotonic() - t0:.0f} s", file=sys.stderr)
+    base = rows[0]
+    for row in rows:
+        pairs = [(base["outcomes"][key], row["outcomes"].get(key, False)) for key in base["outcomes"]]
+        row["wins"] = sum(1 for b, v in pairs if v and not b)
+        row["losses"] = sum(1 for b, v in pairs if b and not v)
+        row["p"] = sign_test(row["wins"], row["losses"])
+    o = base["overall"]
+    print(f"gen_0 vs gen_0 + one catalogue mechanism; sim model (simulated: these numbers test the machinery, "
+          f"not a real model); {o['tasks']} tasks x k={k}, run seed {seed} (paired attempt seeds); "
+          f"{time.monotonic() - started:.0f} s\n")
+    print(table(rows, base))
+    print()
+    print(signal_table(rows))
+    print(f"\nrun directories: {root}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tasks", type=Path, default=REPO / "tasks" / "pool")
+    parser.add_argument("-k", type=int, default=3)
+    parser.add_argument("-n", type=int, default=8, help="concurrent attempts")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--only", nargs="*", default=[], help="catalogue tags to bench (default: all)")
+    args = parser.parse_args()
+    main(args.tasks, args.k, args.n, args.seed, args.only)

@@ -1,0 +1,204 @@
+"""The sim editor's catalogue (real function files that the sim world reacts to) and its proposals."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from testutil import REPO
+
+from modularrsi.evolve.catalogue import CATALOGUE, REGRESSIONS, CatalogueError, source
+from modularrsi.evolve.proposal import tree_hashes
+from modularrsi.evolve.sim_editor import BAD_KINDS, HACK_TARGETS, EditorError, SimEditor
+from modularrsi.harness import BASELINE
+from modularrsi.harness.library import GenerationError, load_function, load_generation, write_generation
+from modularrsi.harness.protocols import Action, Ctx, LoopState, Reply, TurnRecord
+from modularrsi.models.sim import EVIDENCE_WORDS, LOOP_WORDS
+
+ENTRIES = [*CATALOGUE.values(), *REGRESSIONS.values()]
+BASE_ID = json.loads((BASELINE / "manifest.json").read_text())["id"]
+
+
+def loaded(tmp_path: Path, name: str):
+    entry = next(e for e in ENTRIES if e.name == name)
+    path = tmp_path / entry.module / f"{name}.py"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(source(name))
+    return load_function(path, f"t_{name}")
+
+
+def ctx_for(fn, turns=(), instruction="Do the task.") -> Ctx:
+    state = LoopState(instruction=instruction, turns=list(turns))
+    return Ctx(state=state, terminal=None, model=None, params=dict(fn.parameters), memo={}, history=[])
+
+
+def turn(i: int, keys: str) -> TurnRecord:
+    return TurnRecord(i, "observation", Reply(raw="{}", actions=(Action(keys, 0.1),)))
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)
+def test_every_template_is_a_valid_function_file_of_its_module(tmp_path, entry):
+    fn = loaded(tmp_path, entry.name)
+    assert (fn.module, fn.role) == (entry.module, entry.role)
+
+
+def test_catalogue_mechanisms_are_generic():
+    tasks = {p.name for d in ("pool", "heldout") for p in (REPO / "tasks" / d).iterdir() if p.is_dir()}
+    for entry in CATALOGUE.values():
+        text = source(entry.name)
+        assert "/app/" not in text and not [t for t in tasks if t in text], entry.name
+    for entry in ENTRIES:  # the editor's account: behaviour → mechanism → effect
+        assert len(entry.rationale.split()) >= 20 and any(w in entry.rationale for w in ("because", "so that",
+                                                                                         "since", "leads", "prevents"))
+    with pytest.raises(CatalogueError, match="valid: .*evidence_check"):
+        source("nope")
+
+
+@pytest.mark.parametrize("tag", CATALOGUE)
+def test_good_proposal_is_a_generation_that_changes_only_its_module(tmp_path, tag):
+    entry, before = CATALOGUE[tag], tree_hashes(BASELINE)
+    p = SimEditor(seed=0, bad_rate=0.0).propose(entry.module, tag, BASELINE, tmp_path / "stage")
+    gen = load_generation(p.staging_dir)
+    assert p.bad_kind is None and p.parent_id == BASE_ID and gen.manifest["parents"] == [BASE_ID]
+    assert gen.id == p.generation_id and p.function == f"{entry.module}/{entry.name}"
+    assert all(f == "manifest.json" or f.startswith(f"modules/{entry.module}/") for f in p.files_changed)
+    headers = [line[4:] for line in p.diff.splitlines() if line.startswith(("+++ ", "--- "))]
+    assert all(h in ("/dev/null", "a/manifest.json", "b/manifest.json") or f"/modules/{entry.module}/" in h
+               for h in headers), headers
+    base = load_generation(BASELINE).default_active()
+    active = gen.default_active()
+    assert {m: v for m, v in active.items() if m != entry.module} == {m: v for m, v in base.items()
+                                                                      if m != entry.module}
+    assert entry.name in active[entry.module]
+    if entry.placement == "first":
+        assert active[entry.module][0] == entry.name
+    if entry.role == "core":
+        assert len(active[entry.module]) == 1
+    assert tree_hashes(BASELINE) == before
+
+
+@pytest.mark.parametrize("kind", BAD_KINDS)
+@pytest.mark.parametrize("tag", CATALOGUE)
+def test_each_bad_kind_is_labelled_and_recognisable(tmp_path, tag, kind):
+    entry = CATALOGUE[tag]
+    p = SimEditor(seed=3).propose(entry.module, tag, BASELINE, tmp_path / "stage", force=kind)
+    assert p.bad_kind == kind and kind not in p.diff  # labelled for tests, invisible to the gates
+    modules = {f.split("/")[1] for f in p.files_changed if f.startswith("modules/")}
+    added = "\n".join(line[1:] for line in p.diff.splitlines() if line.startswith("+") and not line.startswith("+++"))
+    if kind == "syntax_error":
+        with pytest.raises(GenerationError, match="syntax error"):
+            load_generation(p.staging_dir)
+        return
+    load_generation(p.staging_dir)
+    if kind == "scope_violation":
+        assert entry.module in modules and len(modules) == 2
+    elif kind == "task_specific_hack":
+        assert modules == {entry.module}
+        assert any(task in added and path in added and str(magic) in added for task, path, magic in HACK_TARGETS)
+    else:
+        bad = REGRESSIONS[entry.module]
+        assert p.function == f"{entry.module}/{bad.name}" and modules == {entry.module}
+
+
+def test_bad_patches_are_drawn_deterministically_per_seed_and_attempt(tmp_path):
+    draws = [SimEditor(seed=7, bad_rate=0.5).draw("completion", "evidence_check", BASE_ID, a) for a in range(40)]
+    assert draws == [SimEditor(seed=7, bad_rate=0.5).draw("completion", "evidence_check", BASE_ID, a)
+                     for a in range(40)]
+    assert set(draws) == {None, *BAD_KINDS}
+    assert draws != [SimEditor(seed=8, bad_rate=0.5).draw("completion", "evidence_check", BASE_ID, a)
+                     for a in range(40)]
+    assert all(SimEditor(seed=7, bad_rate=0.0).draw("agent_loop", "loop_guard", BASE_ID, a) is None for a in range(20))
+    attempt = draws.index("task_specific_hack")
+    twice = [SimEditor(seed=7, bad_rate=0.5).propose("completion", "evidence_check", BASELINE, tmp_path / f"s{i}",
+                                                     attempt=attempt) for i in range(2)]
+    assert [p.bad_kind for p in twice] == ["task_specific_hack"] * 2
+    assert twice[0].generation_id == twice[1].generation_id and twice[0].diff == twice[1].diff
+
+
+def test_misdirected_or_repeated_proposals_are_refused(tmp_path):
+    editor = SimEditor(seed=0, bad_rate=0.0)
+    with pytest.raises(EditorError, match="belongs to observation, not context"):
+        editor.propose("context", "trim_listing", BASELINE, tmp_path / "a")
+    with pytest.raises(CatalogueError, match="unknown mechanism"):
+        editor.propose("context", "nope", BASELINE, tmp_path / "a")
+    editor.propose("observation", "trim_listing", BASELINE, tmp_path / "b")
+    with pytest.raises(EditorError, match="same content"):
+        editor.propose("observation", "trim_listing", tmp_path / "b", tmp_path / "c")
+
+
+# --------------------------------------------------------------- what the sim world reacts to
+def test_evidence_check_asks_for_verification_at_most_max_asks_times(tmp_path):
+    fn = loaded(tmp_path, "evidence_check")
+    ctx = ctx_for(fn, [turn(1, "python3 make.py\n")])
+    asks = [fn.call("check")(Reply(raw="", task_complete=True), "$ ", ctx) for _ in range(4)]
+    assert all(asks[:2]) and asks[2:] == [None, None]
+    assert EVIDENCE_WORDS.search(asks[0]) and len(asks[0].encode()) < 2048
+    verified = ctx_for(fn, [turn(1, "python3 make.py\n"), turn(2, "cat out/report.csv | head\n")])
+    assert fn.call("check")(Reply(raw="", task_complete=True), "$ ", verified) is None
+
+
+def test_loop_guard_warns_on_repeated_batches_only(tmp_path):
+    fn = loaded(tmp_path, "loop_guard")
+    batches = ["make\n", "ls -la\n", "", "ls -la\n", "ls -la\n"]  # a blank wait in between is ignored
+    looping = ctx_for(fn, [turn(i, keys) for i, keys in enumerate(batches)])
+    warning = fn.call("intervene")(looping)
+    assert warning and LOOP_WORDS.search(warning) and "ls -la" in warning
+    assert fn.call("intervene")(ctx_for(fn, [turn(1, "ls -la\n"), turn(2, "make\n"), turn(3, "ls -la\n")])) is None
+
+
+def test_trim_listing_collapses_long_output_and_keeps_errors(tmp_path):
+    fn = loaded(tmp_path, "trim_listing")
+    lines = [f"/usr/share/doc/pkg{i}/README" for i in range(400)]
+    lines[200] = "find: '/usr/share/doc/x': Permission denied"
+    out = fn.call("shape")("\n".join(lines + ["DONE-MARKER", "$ "]) + "\n" * 20, ctx_for(fn))
+    kept = out.splitlines()
+    assert len(kept) <= 42 and "Permission denied" in out and kept[-2:] == ["DONE-MARKER", "$ "]
+    assert "lines omitted" in out and len(out.encode()) < 2048
+    short = "a\nb\n"
+    assert fn.call("shape")(short, ctx_for(fn)) == short
+
+
+def test_json_repair_recovers_only_replies_cut_after_their_commands(tmp_path):
+    fn = loaded(tmp_path, "terminus_json_repair")
+    full = json.dumps({"analysis": "a", "plan": "p", "commands": [{"keystrokes": "ls\n", "duration": 0.1}],
+                       "task_complete": True})
+    repaired = fn.call("parse")(full[:-4], ctx_for(fn))
+    assert repaired.error is None and repaired.actions == (Action("ls\n", 0.1),) and repaired.task_complete
+    assert "AUTO-REPAIRED" in repaired.warning
+    inside = fn.call("parse")(full[: full.index("ls") + 1], ctx_for(fn))
+    assert inside.error and not inside.actions
+    assert fn.call("parse")(full[:40], ctx_for(fn)).error  # how sim truncates: before any command
+    commas = fn.call("parse")('{"analysis": "a", "plan": "p", "commands": [{"keystrokes": "ls\\n",},],}', ctx_for(fn))
+    assert commas.error is None and commas.actions[0].keystrokes == "ls\n"
+
+
+def test_all_five_mechanisms_run_together_in_a_real_episode(tmp_path):
+    """gen_0 + every mechanism (compaction made to trigger early) on a real task with sim: each acts."""
+    editor, parent = SimEditor(seed=0, bad_rate=0.0), BASELINE
+    for i, (tag, entry) in enumerate(CATALOGUE.items()):
+        editor.propose(entry.module, tag, parent, tmp_path / f"g{i}")
+        parent = tmp_path / f"g{i}"
+    gen = load_generation(parent)
+    sources = {key: fn.path.read_text() for key, fn in gen.functions.items()}
+    key = "context/rolling_compaction"
+    sources[key] = sources[key].replace('"trigger_fraction": 0.35', '"trigger_fraction": 0.02')
+    final = write_generation(tmp_path / "final", sources, gen.default_active(), [gen.id], "test")
+    out = tmp_path / "run"
+    done = subprocess.run([sys.executable, "-m", "modularrsi.cli", "run", "--tasks",
+                           str(REPO / "tasks" / "pool" / "crm-contacts-dedup-by-email"), "-k", "2", "-n", "2",
+                           "--generation", str(final.path), "--out", str(out)],
+                          capture_output=True, text=True, timeout=600, env={**os.environ, "COLUMNS": "200"})
+    assert done.returncode == 0, done.stderr[-3000:]
+    called, compactions = set(), 0
+    for trial in (out / "trials").iterdir():
+        for line in (trial / "agent" / "module_trace.jsonl").read_text().splitlines():
+            event = json.loads(line)
+            called.add(event.get("function"))
+        compactions += json.loads((trial / "agent" / "episode.json").read_text())["compactions"]
+        assert json.loads((trial / "result.json").read_text())["verifier_result"] is not None
+    assert {"evidence_check", "loop_guard", "trim_listing", "rolling_compaction", "terminus_json_repair"} <= called
+    assert compactions >= 2
