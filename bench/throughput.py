@@ -13,14 +13,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import subprocess
+import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
-from episode import EPISODE, WAIT_S, make_task, responder
+from episode import EPISODE, WAIT_S, make_task
 from harbor.models.trial.config import AgentConfig
 
-from modularrsi.models.fake_server import FakeOpenAIServer
 from modularrsi.offline import apply_offline_defaults
 from modularrsi.tasks.trials import environment_config, run_trial
 
@@ -41,6 +43,23 @@ async def batch(url: str, task: Path, out: Path, concurrency: int, attempts: int
     return time.perf_counter() - start
 
 
+@contextmanager
+def model_server(latency: float):
+    """The scripted model in its own process, as a real endpoint would be (no GIL shared with the
+    orchestrator); yields its base URL."""
+    code = ("import sys, time; sys.path.insert(0, sys.argv[2]); from episode import responder; "
+            "from modularrsi.models.fake_server import FakeOpenAIServer; "
+            "s = FakeOpenAIServer(responder=responder(float(sys.argv[1]))); s.start(); "
+            "print(s.base_url, flush=True); time.sleep(10**6)")
+    proc = subprocess.Popen([sys.executable, "-c", code, str(latency), str(Path(__file__).parent)],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        yield proc.stdout.readline().strip()
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 async def main(latency: float, attempts: int) -> None:
     os.environ.setdefault("OPENAI_API_KEY", "sk-bench")
     root = Path(tempfile.mkdtemp(prefix="bench-throughput-"))
@@ -50,11 +69,11 @@ async def main(latency: float, attempts: int) -> None:
           f"{ideal_attempt_s:.2f} s\n")
     print("| concurrency | attempts | wall s | attempts/min | ideal/min | measured/ideal |")
     print("|-------------|----------|--------|--------------|-----------|----------------|")
-    with FakeOpenAIServer(responder=responder(latency)) as server:
-        await batch(server.base_url, task, root / "warmup", 1, 1)  # imports, caches: not part of the rate
+    with model_server(latency) as url:
+        await batch(url, task, root / "warmup", 1, 1)  # imports, caches: not part of the rate
         for concurrency in (1, 4, 16):
             n = max(4, attempts * concurrency // 8)
-            wall = await batch(server.base_url, task, root / f"c{concurrency}", concurrency, n)
+            wall = await batch(url, task, root / f"c{concurrency}", concurrency, n)
             rate, ideal = n * 60 / wall, min(concurrency, n) * 60 / ideal_attempt_s
             print(f"| {concurrency:>11} | {n:>8} | {wall:6.1f} | {rate:12.1f} | {ideal:9.1f} | {rate / ideal:14.2f} |")
 
