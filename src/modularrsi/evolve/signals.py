@@ -57,7 +57,8 @@ class Signals(BaseModel):
     """Facts about one attempt; ``complete`` is False when a file was missing or partial (see ``notes``).
     Fields ending in ``_steps`` are ATIF ``step_id``s (evidence an analyst can cite)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # extra="ignore": rows stored by an older version (with fields since removed) still load.
+    model_config = ConfigDict(frozen=True, extra="ignore")
 
     complete: bool = False
     turns: int = 0
