@@ -22,7 +22,8 @@ app.add_typer(tasks_app, name="tasks")
 
 def _register_task_commands() -> None:
     """The pool-curation commands live beside their libraries (modularrsi.tasks.cli_*)."""
-    from modularrsi.tasks import cli_check, cli_difficulty, cli_overlap, cli_select
+    from modularrsi.rollouts import cli_difficulty  # measuring difficulty runs attempts: a rollouts job
+    from modularrsi.tasks import cli_check, cli_overlap, cli_select
 
     tasks_app.command("check")(cli_check.command)
     tasks_app.command("overlap")(cli_overlap.command)

@@ -2,36 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
-from pathlib import Path
-
 import pytest
-from testutil import REPO
+from testutil import SAMPLED_TASKS
 
 from modularrsi.evolve.buckets import Bucket, BucketConfig, EpochBuckets, TaskRoute, in_cooldown, route
 from modularrsi.evolve.memory import AttemptRecord, TrajectoryMemory
 from modularrsi.evolve.signals import Signals
-from modularrsi.rollouts.config import RunConfig
-from modularrsi.rollouts.run import execute
 
-TASKS = ["crm-contacts-dedup-by-email", "rotate-app-logs-retention", "textkit-slugify-accents",
-         "throttle-rejected-requests-count"]
+TASKS = SAMPLED_TASKS  # the tasks of the shared `run_dir` fixture (tests/evolve/conftest.py)
 ALL_PASS_BUCKETS = (Bucket.ALL_PASS_EFFICIENT, Bucket.ALL_PASS_WASTEFUL)
 ALL_FAIL_BUCKETS = (Bucket.FIXABLE_FAIL, Bucket.UNREACHABLE)
-
-
-def sampled_run(base: Path) -> Path:
-    """The session's real sim run (see tests/evolve/test_memory.py): made once, reused afterwards."""
-    run_dir = base / "sampling-run"
-    if not (run_dir / "results.json").is_file():
-        config = RunConfig(tasks=[REPO / "tasks" / "pool" / t for t in TASKS], k=3, concurrency=6)
-        asyncio.run(execute(config, run_dir))
-    return run_dir
-
-
-@pytest.fixture(scope="session")
-def run_dir(tmp_path_factory) -> Path:
-    return sampled_run(tmp_path_factory.getbasetemp())
 
 
 @pytest.fixture

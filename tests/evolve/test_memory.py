@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import shutil
 import sqlite3
@@ -10,31 +9,13 @@ from pathlib import Path
 
 import pytest
 from harbor.models.trial.result import TrialResult
-from testutil import REPO
+from testutil import SAMPLED_TASKS
 
 from modularrsi.evolve.memory import AttemptRecord, TrajectoryMemory, infra_error
 from modularrsi.evolve.signals import Signals
-from modularrsi.rollouts.config import RunConfig
-from modularrsi.rollouts.run import execute
 
-TASKS = ["crm-contacts-dedup-by-email", "rotate-app-logs-retention", "textkit-slugify-accents",
-         "throttle-rejected-requests-count"]
+TASKS = SAMPLED_TASKS  # the tasks of the shared `run_dir` fixture (tests/evolve/conftest.py)
 N = 3 * len(TASKS)
-
-
-def sampled_run(base: Path) -> Path:
-    """A real `modularrsi run` (4 pool tasks × k=3, sim) shared by the evolve sampling tests: made once
-    per session under pytest's base temp directory, resumed (all attempts reused) by later callers."""
-    run_dir = base / "sampling-run"
-    if not (run_dir / "results.json").is_file():
-        config = RunConfig(tasks=[REPO / "tasks" / "pool" / t for t in TASKS], k=3, concurrency=6)
-        asyncio.run(execute(config, run_dir))
-    return run_dir
-
-
-@pytest.fixture(scope="session")
-def run_dir(tmp_path_factory) -> Path:
-    return sampled_run(tmp_path_factory.getbasetemp())
 
 
 def record(task: str, epoch: int, attempt: int, passed: bool, steps: int = 5, lane: str = "completion",

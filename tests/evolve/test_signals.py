@@ -2,34 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import shutil
 from pathlib import Path
 
 import pytest
-from testutil import REPO
+from testutil import SAMPLED_TASKS
 
 from modularrsi.evolve.signals import CLAIM_MARK, decisions, first_divergence, is_inspection, signals_of
-from modularrsi.rollouts.config import RunConfig
-from modularrsi.rollouts.run import execute
 
-TASKS = ["crm-contacts-dedup-by-email", "rotate-app-logs-retention", "textkit-slugify-accents",
-         "throttle-rejected-requests-count"]
-
-
-def sampled_run(base: Path) -> Path:
-    """The session's real sim run (see tests/evolve/test_memory.py): made once, reused afterwards."""
-    run_dir = base / "sampling-run"
-    if not (run_dir / "results.json").is_file():
-        config = RunConfig(tasks=[REPO / "tasks" / "pool" / t for t in TASKS], k=3, concurrency=6)
-        asyncio.run(execute(config, run_dir))
-    return run_dir
-
-
-@pytest.fixture(scope="session")
-def run_dir(tmp_path_factory) -> Path:
-    return sampled_run(tmp_path_factory.getbasetemp())
+TASKS = SAMPLED_TASKS  # the tasks of the shared `run_dir` fixture (tests/evolve/conftest.py)
 
 
 # ------------------------------------------------------------------ hand-made ATIF-like trajectories

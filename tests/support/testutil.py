@@ -6,6 +6,9 @@ import textwrap
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+#: The pool tasks of the evolve tests' shared sim run (tests/evolve/conftest.py).
+SAMPLED_TASKS = ["crm-contacts-dedup-by-email", "rotate-app-logs-retention", "textkit-slugify-accents",
+                 "throttle-rejected-requests-count"]
 
 
 def write_task(root: Path, name: str = "probe", *, dockerfile: str | None = None, toml: str = "",

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from testutil import REPO
 
-from modularrsi.tasks.cli_difficulty import default_manifest
-from modularrsi.tasks.difficulty import (
+from modularrsi.rollouts.cli_difficulty import default_manifest
+from modularrsi.rollouts.difficulty import (
     model_slug,
     parse_models,
     split_concurrency,
@@ -24,7 +24,7 @@ from modularrsi.tasks.manifest import Exclusion, PoolManifest, TaskEntry, load_m
 
 SHIPPED = ["crm-contacts-dedup-by-email", "argparse-logq-cli"]
 EXCLUDED = "sqlite-monthly-category-revenue"
-RUNNER = ("import typer, sys; from modularrsi.tasks.cli_difficulty import command; "
+RUNNER = ("import typer, sys; from modularrsi.rollouts.cli_difficulty import command; "
           "from modularrsi.offline import apply_offline_defaults; apply_offline_defaults(); typer.run(command)")
 
 

@@ -1,4 +1,4 @@
-"""``modularrsi tasks difficulty``: a thin typer command over :mod:`modularrsi.tasks.difficulty`."""
+"""``modularrsi tasks difficulty``: a thin typer command over :mod:`modularrsi.rollouts.difficulty`."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def command(
     """Measure each task's success rate over several models; store it in the pool manifest."""
     from pydantic import ValidationError
 
-    from modularrsi.tasks.difficulty import DifficultyConfig, measure, parse_models
+    from modularrsi.rollouts.difficulty import DifficultyConfig, measure, parse_models
 
     try:
         config = DifficultyConfig(pools=pools, models=parse_models(models), n=n, concurrency=concurrency,
