@@ -166,3 +166,15 @@ def test_manifest_train_split_is_run_and_disjointness_is_enforced(tmp_path):
     ok = run_cli("run", *task_args(SMALL[2:]), "--disjoint-from", str(path), "-k", "1", "--out", str(tmp_path / "h"))
     assert ok.returncode == 0, ok.stderr[-2000:]
     assert json.loads((tmp_path / "h" / "lock.json").read_text())["manifests"]["disjoint_from"] == {str(path): digest}
+
+
+def test_a_task_that_cannot_start_is_an_invalid_attempt_not_a_crash(tmp_path, task_factory):
+    broken = task_factory(name="needs-alpine", dockerfile="FROM alpine:3.19\nWORKDIR /app\n")
+    good = task_factory(name="fine")
+    out = tmp_path / "run"
+    result = run_cli("run", "--tasks", str(broken), "--tasks", str(good), "-k", "1", "--out", str(out))
+    assert result.returncode == 0, result.stderr[-2000:]
+    results = RunResults.model_validate_json((out / "results.json").read_text())
+    rows = {a.task: a for a in results.attempts}
+    assert rows["needs-alpine"].reward is None and "does not map onto this host" in rows["needs-alpine"].error
+    assert results.overall.invalid_attempts == 1

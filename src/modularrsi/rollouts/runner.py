@@ -131,12 +131,19 @@ class Runner:
                                      agent=self._agent(job),
                                      environment=environment_config(self.config.env, self.config.env_kwargs),
                                      timeout_multiplier=self.config.timeout_multiplier)
-                trial = await Trial.create(config)
+                try:
+                    trial = await Trial.create(config)
+                except Exception as exc:  # noqa: BLE001 - a task that cannot start is an outcome, not a crash
+                    self._record(job, Attempt(task=job.name, attempt=job.index, reward=None,
+                                              error=f"{type(exc).__name__}: {str(exc).strip()[:200]}"), False)
+                    return  # no result.json is written, so a resumed run tries it again
                 finished = await trial.run()
             reused = False
         else:
             reused = True
-        attempt = attempt_from_result(finished, job.index)
+        self._record(job, attempt_from_result(finished, job.index), reused)
+
+    def _record(self, job: Job, attempt: Attempt, reused: bool) -> None:
         self.attempts[job.trial_name] = attempt
         self._emit("finished", {"trial": job.trial_name, "attempt": attempt, "reused": reused})
         self._save_state()
