@@ -32,6 +32,17 @@ def _register_task_commands() -> None:
 
 
 _register_task_commands()
+
+
+def _register_evolve_commands() -> None:
+    from modularrsi.evolve import cli_evolve
+
+    app.command("evolve")(cli_evolve.evolve)
+    app.command("eval")(cli_evolve.eval_command)
+
+
+_register_evolve_commands()
+
 console = Console()
 err = Console(stderr=True)
 

@@ -199,15 +199,20 @@ class TrajectoryMemory:
             by_epoch.setdefault(record.epoch, []).append(record)
         return [epoch_stats(e, by_epoch[e]) for e in sorted(by_epoch)]
 
-    def record_run(self, run_dir: Path, lane: str, epoch: int, generation: str) -> list[AttemptRecord]:
-        """Ingest every finished trial (``result.json`` present) of a ``modularrsi run`` directory.
+    def record_run(self, run_dir: Path, lane: str, epoch: int, generation: str,
+                   tasks: set[str] | None = None) -> list[AttemptRecord]:
+        """Ingest every finished trial (``result.json`` present) of a ``modularrsi run`` directory
+        (only those of ``tasks`` when given: a sample shared by lanes with different task sets).
 
         Unfinished attempts are skipped (a resumed run is simply ingested again); ingesting twice gives
         the same rows. Returns the records ingested, ordered by task and attempt."""
         trials = Path(run_dir) / "trials"
         records = []
         for trial_dir in sorted(trials.iterdir()) if trials.is_dir() else []:
-            result = read_finished(trial_dir) if TRIAL_NAME.match(trial_dir.name) else None
+            match = TRIAL_NAME.match(trial_dir.name)
+            if match is None or (tasks is not None and match["task"] not in tasks):
+                continue
+            result = read_finished(trial_dir)
             if result is not None:
                 records.append(attempt_record(trial_dir, result, lane, epoch, generation))
         self.add(records)

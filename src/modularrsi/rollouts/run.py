@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import time
 from collections.abc import Callable
@@ -67,8 +68,10 @@ def plan_jobs(config: RunConfig, tasks: list[tuple[str, TaskConfig]]) -> list[Jo
 
 
 async def execute(config: RunConfig, run_dir: Path,
-                  observers: list[Callable[[str, dict], None]] | None = None) -> RunResults:
-    """Run (or resume) the run in ``run_dir``; returns and writes ``results.json``."""
+                  observers: list[Callable[[str, dict], None]] | None = None, *,
+                  gate: asyncio.Semaphore | None = None, budget_path: Path | None = None) -> RunResults:
+    """Run (or resume) the run in ``run_dir``; returns and writes ``results.json``. ``gate`` and
+    ``budget_path`` share concurrency and budget with other runs (see :class:`Runner`)."""
     generation = load_generation(config.generation or BASELINE)
     tasks = await resolve_tasks(config)
     disjoint = check_disjoint(config, [n for n, _ in tasks])
@@ -79,7 +82,7 @@ async def execute(config: RunConfig, run_dir: Path,
     manifests = {"evolved_on": manifest_hash(load_manifest(config.manifest)) if config.manifest else None,
                  "disjoint_from": disjoint}
     write_lock(run_dir, config, jobs, generation.id, manifests)
-    runner = Runner(config, run_dir, jobs, observers)
+    runner = Runner(config, run_dir, jobs, observers, gate=gate, budget_path=budget_path)
     for observer in observers or []:
         observer("planned", {"attempts": len(jobs), "tasks": len(tasks)})
     started = time.monotonic()

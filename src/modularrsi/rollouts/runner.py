@@ -82,13 +82,18 @@ class Runner:
     """Runs the jobs of one run directory with bounded concurrency; observers see every attempt."""
 
     def __init__(self, config: RunConfig, run_dir: Path, jobs: list[Job],
-                 observers: list[Callable[[str, dict], None]] | None = None):
+                 observers: list[Callable[[str, dict], None]] | None = None, *,
+                 gate: asyncio.Semaphore | None = None, budget_path: Path | None = None):
+        """``gate``: a semaphore shared with other runs (e.g. an evolution's lanes) instead of one of
+        ``config.concurrency``; ``budget_path``: a ledger shared with them (default: the run's own)."""
         self.config, self.run_dir, self.jobs = config, run_dir, jobs
         self.trials_dir = run_dir / "trials"
         self.observers = observers or []
         self.attempts: dict[str, Attempt] = {}
         self.skipped: list[str] = []
-        self.ledger = BudgetLedger.shared(run_dir / "budget.json", config.max_tokens, config.max_cost_usd)
+        self.gate = gate
+        self.budget_path = budget_path or run_dir / "budget.json"
+        self.ledger = BudgetLedger.shared(self.budget_path, config.max_tokens, config.max_cost_usd)
 
     def _emit(self, event: str, data: dict) -> None:
         for observer in self.observers:
@@ -99,7 +104,7 @@ class Runner:
 
     def _agent(self, job: Job) -> AgentConfig:
         cfg = self.config
-        kwargs = {"seed": job.seed, "max_turns": cfg.max_turns, "budget_path": str(self.run_dir / "budget.json"),
+        kwargs = {"seed": job.seed, "max_turns": cfg.max_turns, "budget_path": str(self.budget_path),
                   "max_tokens": cfg.max_tokens, "max_cost_usd": cfg.max_cost_usd, **cfg.agent_kwargs}
         if cfg.cache:
             kwargs["cache_path"] = str(self.run_dir / "cache.sqlite")
@@ -155,7 +160,7 @@ class Runner:
 
     async def run(self) -> list[Attempt]:
         self.trials_dir.mkdir(parents=True, exist_ok=True)
-        gate = asyncio.Semaphore(max(1, self.config.concurrency))
+        gate = self.gate or asyncio.Semaphore(max(1, self.config.concurrency))
         await asyncio.gather(*(self._run_one(job, gate) for job in self.jobs))
         if self.skipped:
             write_json(self.run_dir / "state.json", {

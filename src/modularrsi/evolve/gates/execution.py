@@ -22,6 +22,7 @@ Both must hold. Only infrastructure problems (a budget stop, a broken task) rais
 
 from __future__ import annotations
 
+import asyncio
 import math
 from pathlib import Path
 
@@ -144,26 +145,36 @@ class ExecutionGate:
 
     name = GATE
 
-    def __init__(self, run: RunConfig, work_dir: Path, config: ExecutionConfig | None = None):
+    def __init__(self, run: RunConfig, work_dir: Path, config: ExecutionConfig | None = None, *,
+                 gate: asyncio.Semaphore | None = None, budget_path: Path | None = None):
         self.run, self.work_dir = run, work_dir
         self.config = config or ExecutionConfig()
+        self.gate, self.budget_path = gate, budget_path
 
     def _config(self, generation: Path, sample: Sample) -> RunConfig:
         return self.run.model_copy(update={
             "tasks": [*sample.evidence, *sample.anchors], "generation": generation, "k": self.config.k,
             "seed": self.config.seed, "dataset": None, "manifest": None})
 
-    async def check(self, proposal: Proposal, sample: Sample) -> Verdict:
+    async def check(self, proposal: Proposal, sample: Sample, parent: RunResults | None = None,
+                    parent_run: Path | None = None) -> Verdict:
+        """``parent``: the parent's results on (at least) the sample's tasks with this gate's ``k`` and
+        ``seed`` — an epoch's own sample, reused instead of running the parent again; the attempt seeds
+        depend only on run seed, task and index, so the pairs are still same-seed pairs."""
         root = self.work_dir / (manifest_id(proposal.staging_dir) or proposal.staging_dir.name)
-        parent = await execute(self._config(proposal.parent_dir, sample), root / "parent")
-        staging = await execute(self._config(proposal.staging_dir, sample), root / "staging")
+        if parent is None:
+            parent_run = root / "parent"
+            parent = await execute(self._config(proposal.parent_dir, sample), parent_run, gate=self.gate,
+                                   budget_path=self.budget_path)
+        staging = await execute(self._config(proposal.staging_dir, sample), root / "staging", gate=self.gate,
+                                budget_path=self.budget_path)
         evidence = pairs_of(parent, staging, [p.name for p in sample.evidence])
         anchors = pairs_of(parent, staging, [p.name for p in sample.anchors])
         verdict = decide(evidence, anchors, self.config)
         flips = {p.task: [] for p in [*evidence, *anchors]}
         for p in [*evidence, *anchors]:
             flips[p.task].append(f"{int(p.parent)}→{int(p.staging)}")
-        details = {**verdict.details, "per_task": flips, "runs": {"parent": str(root / "parent"),
+        details = {**verdict.details, "per_task": flips, "runs": {"parent": str(parent_run or ""),
                                                                   "staging": str(root / "staging")},
                    "simulated": parent.simulated, "k": self.config.k, "seed": self.config.seed}
         verdict = Verdict(gate=GATE, passed=verdict.passed, reason=verdict.reason, details=details)

@@ -69,6 +69,8 @@ class StaticConfig(BaseModel):
                                      "harness before it loads the generation.")
     python: str = Field(default=sys.executable, description="Interpreter for the import subprocess.")
     rules: ConstructRules = Field(default_factory=ConstructRules, description="Banned constructs.")
+    locked: bool = Field(default=True, description="Enforce the module lock (False only for the --monolithic "
+                         "ablation: any module's function files may change).")
 
 
 class StaticGate:
@@ -80,7 +82,8 @@ class StaticGate:
         self.config = config or StaticConfig()
 
     async def check(self, proposal: Proposal) -> Verdict:
-        for stage in (consistency_problem, self._source_problem, scope_problem):
+        scope = scope_problem if self.config.locked else unlocked_scope_problem
+        for stage in (consistency_problem, self._source_problem, scope):
             verdict = stage(proposal)
             if verdict is not None:
                 return verdict
@@ -110,8 +113,9 @@ class StaticGate:
             return Verdict.fail(GATE, outcome, stage="import")
         if not outcome.get("ok"):
             return Verdict.fail(GATE, outcome.get("reason", "generation refused"), stage="import")
-        return Verdict.ok(GATE, f"parses, no banned construct, confined to {proposal.locked_module}, loads as "
-                          f"{outcome['id']}", generation_id=outcome["id"], changed_files=proposal.changed_files)
+        scope = f"confined to {proposal.locked_module}" if self.config.locked else "module lock off"
+        return Verdict.ok(GATE, f"parses, no banned construct, {scope}, loads as {outcome['id']}",
+                         generation_id=outcome["id"], changed_files=proposal.changed_files)
 
 
 def consistency_problem(proposal: Proposal) -> Verdict | None:
@@ -168,6 +172,18 @@ def scope_problem(proposal: Proposal) -> Verdict | None:
     problem = manifest_scope_problem(_read(proposal.parent_dir), _read(proposal.staging_dir), locked,
                                      proposal.parent_id)
     return Verdict.fail(GATE, f"{MANIFEST}: {problem}", stage="scope", file=MANIFEST) if problem else None
+
+
+def unlocked_scope_problem(proposal: Proposal) -> Verdict | None:
+    """Without the module lock: still only function files and the manifest, and no symlinks."""
+    for rel in proposal.changed_files:
+        if rel != MANIFEST and not (rel.startswith("modules/") and rel.count("/") == 2 and rel.endswith(".py")):
+            return Verdict.fail(GATE, f"{rel}: only modules/<module>/<name>.py files may change", stage="scope",
+                                file=rel)
+    links = [p for p in proposal.staging_dir.rglob("*") if p.is_symlink()]
+    if links:
+        return Verdict.fail(GATE, f"{links[0]}: symlinks are not allowed in a generation", stage="scope")
+    return None
 
 
 def _read(generation_dir: Path) -> dict:
