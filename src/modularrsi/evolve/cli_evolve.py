@@ -1,0 +1,154 @@
+"""``modularrsi evolve`` and ``modularrsi eval`` (registered by ``modularrsi.cli``)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+console = Console()
+err = Console(stderr=True)
+
+
+def _fail(message: str) -> typer.Exit:
+    err.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
+    return typer.Exit(2)
+
+
+def _printer(event: str, data: dict) -> None:
+    if event == "epoch" and data.get("stage") in ("sample", "done"):
+        extra = f" ({data['promoted']} promoted)" if data.get("stage") == "done" else ""
+        console.print(f"[cyan]{data['lane']}[/cyan] epoch {data['epoch']}: {data['stage']}{extra}", highlight=False)
+    elif event == "gate":
+        colour = "green" if data["outcome"] == "promoted" else "yellow"
+        why = f" at {data['rejected_by']}: {data['reason'][:110]}" if data.get("rejected_by") else ""
+        console.print(f"  [{colour}]{data['change']} {data['outcome']}[/{colour}]{why}", highlight=False)
+
+
+def evolve(
+    config: Annotated[Path | None, typer.Option("--config", help="Evolution settings (YAML); see --print-config.")
+                      ] = None,
+    tasks: Annotated[list[Path] | None, typer.Option("--tasks", help="Evolution tasks (overrides the file).")] = None,
+    model: Annotated[str | None, typer.Option("--model", "-m", help="Model of every role not set in `roles`.")
+                     ] = None,
+    epochs: Annotated[int | None, typer.Option("--epochs", help="Epochs per lane (default 3).")] = None,
+    k: Annotated[int | None, typer.Option("-k", help="Attempts per task and epoch (default 3).")] = None,
+    concurrency: Annotated[int | None, typer.Option("-n", "--concurrency", help="Attempts at once.")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed (default 0).")] = None,
+    joint: Annotated[bool, typer.Option("--joint", help="Ablation: all modules in one lane.")] = False,
+    monolithic: Annotated[bool, typer.Option("--monolithic", help="Ablation: one lane, no module lock.")] = False,
+    no_contrast: Annotated[bool, typer.Option("--no-contrast", help="Ablation: single-sided analysis only.")
+                           ] = False,
+    out: Annotated[Path | None, typer.Option("--out", help="Run directory (default runs/evolve-<time>).")] = None,
+    resume: Annotated[Path | None, typer.Option("--resume", help="Continue an interrupted evolution run.")] = None,
+    print_config: Annotated[bool, typer.Option("--print-config", help="Print every setting and exit.")] = False,
+) -> None:
+    """Evolve the harness: lanes per module → gates → integration → merge → freeze (→ eval)."""
+    from modularrsi.evolve.config import EvolveConfig, describe
+    from modularrsi.evolve.pipeline import Evolution
+    from modularrsi.rollouts.run import new_run_id
+
+    if print_config:
+        console.print("\n".join(describe()), highlight=False, markup=False, soft_wrap=True)
+        return
+    try:
+        if joint and monolithic:
+            raise ValueError("--joint and --monolithic are different ablations; give one")
+        if resume is not None:
+            if not (resume / "config.yaml").is_file():
+                raise ValueError(f"{resume}: not an evolution run directory (no config.yaml)")
+            cfg, run_dir = EvolveConfig.load(resume / "config.yaml"), resume
+        else:
+            flags = {key: value for key, value in {
+                "tasks": tasks or None, "model": model, "epochs": epochs, "k": k, "concurrency": concurrency,
+                "seed": seed, "mode": "joint" if joint else "monolithic" if monolithic else None,
+                "contrast": False if no_contrast else None}.items() if value is not None}
+            cfg = EvolveConfig.load(config, flags)
+            run_dir = out or Path("runs") / new_run_id("evolve")
+            if (run_dir / "config.yaml").exists():
+                raise ValueError(f"{run_dir}: exists already; use --resume {run_dir} to continue it")
+        summary = asyncio.run(Evolution(cfg, run_dir.resolve(), [_printer]).run())
+    except (ValueError, FileNotFoundError) as exc:
+        raise _fail(str(exc)) from None
+    console.print(f"frozen generation: {run_dir / 'frozen'} ({summary['frozen_id']})")
+    if "eval" in summary:
+        from modularrsi.evolve.evaluate import EvalResult
+
+        print_eval(EvalResult.model_validate_json(Path(summary["eval"]).read_text()))
+    console.print(f"run directory: {run_dir}")
+
+
+def eval_command(
+    generation: Annotated[Path, typer.Option("--generation", help="Candidate generation (e.g. RUN/frozen).")],
+    baseline: Annotated[Path | None, typer.Option("--baseline", help="Baseline generation (default gen_0).")
+                        ] = None,
+    tasks: Annotated[list[Path] | None, typer.Option("--tasks", help="Held-out task dirs.")] = None,
+    k: Annotated[int, typer.Option("-k", help="Attempts per task and side.")] = 3,
+    model: Annotated[str, typer.Option("--model", "-m", help="Agent model.")] = "sim",
+    concurrency: Annotated[int, typer.Option("-n", "--concurrency", help="Attempts at once.")] = 8,
+    env: Annotated[str, typer.Option("--env", help="local, a Harbor environment type, or module:Class.")
+                   ] = "local",
+    dataset: Annotated[str | None, typer.Option("--dataset", help="Harbor dataset NAME@VERSION.")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed shared by both sides.")] = 0,
+    max_turns: Annotated[int, typer.Option("--max-turns", help="Turn limit per attempt.")] = 50,
+    disjoint_from: Annotated[list[Path] | None, typer.Option("--disjoint-from", help="Refuse tasks this "
+                                                             "manifest or evolution run evolved on.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Eval directory (default runs/eval-<time>).")] = None,
+) -> None:
+    """Paired comparison of two generations on held-out tasks (same seeds on both sides)."""
+    from modularrsi.evolve.evaluate import evaluate
+    from modularrsi.harness.agent import BASELINE
+    from modularrsi.rollouts.config import RunConfig
+    from modularrsi.rollouts.run import new_run_id
+
+    try:
+        manifests, evolved = _disjoint(disjoint_from or [])
+        template = RunConfig(tasks=tasks or [], dataset=dataset, model=model, k=k, concurrency=concurrency, env=env,
+                             seed=seed, max_turns=max_turns, disjoint_from=manifests)
+        if evolved:
+            from modularrsi.tasks.model import discover
+
+            clash = sorted({p.name for p in discover(tasks or [])} & evolved)
+            if clash:
+                raise ValueError(f"refusing to evaluate on {len(clash)} task(s) the evolution run evolved on "
+                                 f"(e.g. {clash[0]}); evaluation tasks must be disjoint from evolution tasks")
+        out_dir = out or Path("runs") / new_run_id("eval")
+        result = asyncio.run(evaluate(template, baseline or BASELINE, generation, out_dir.resolve()))
+    except (ValueError, FileNotFoundError) as exc:
+        raise _fail(str(exc)) from None
+    print_eval(result)
+    console.print(f"eval directory: {out_dir}")
+
+
+def _disjoint(paths: list[Path]) -> tuple[list[Path], set[str]]:
+    """Split --disjoint-from into pool manifests and evolution run directories (their lock's tasks)."""
+    import json
+
+    manifests, evolved = [], set()
+    for path in paths:
+        lock = path / "lock.json"
+        if path.is_dir() and lock.is_file():
+            evolved |= set(json.loads(lock.read_text()).get("tasks", []))
+        else:
+            manifests.append(path)
+    return manifests, evolved
+
+
+def print_eval(result) -> None:
+    label = " (sim: says the machinery works, not what a real model gains)" if result.simulated else ""
+    table = Table(title=f"candidate vs baseline on {result.tasks} tasks, k={result.k}{label}")
+    for column in ("metric", "baseline", "candidate", "difference [95% CI]"):
+        table.add_column(column)
+    for d in result.deltas:
+        table.add_row(d.metric, f"{d.baseline:.3f}", f"{d.candidate:.3f}",
+                      f"{d.diff:+.3f} [{d.ci95[0]:+.3f}, {d.ci95[1]:+.3f}]")
+    console.print(table)
+    wil = "n/a" if result.wilcoxon_p is None else f"{result.wilcoxon_p:.3g}"
+    console.print(f"attempt pairs {result.attempt_pairs}: fail→pass {result.fail_to_pass}, pass→fail "
+                  f"{result.pass_to_fail}; sign test p={result.sign_test_p:.3g}; Wilcoxon (per-task Acc) p={wil}; "
+                  f"tasks fixed {result.fixed}, broken {result.broken}, unchanged {result.unchanged}",
+                  highlight=False)

@@ -1,0 +1,146 @@
+"""What an evolution asks for (``modularrsi evolve --config FILE``): every knob documented and validated.
+
+A minimal file::
+
+    tasks: [tasks/pool]
+    model: sim
+    epochs: 3
+
+``modularrsi evolve --print-config`` prints every field with its default and description.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from modularrsi.evolve.aggregate import AggregateConfig
+from modularrsi.evolve.analysis import SimAnalystConfig
+from modularrsi.evolve.buckets import BucketConfig
+from modularrsi.evolve.gates.execution import ExecutionConfig
+from modularrsi.evolve.gates.review import ReviewConfig
+from modularrsi.harness.protocols import MODULES
+from modularrsi.models.roles import ModelRoles, ModelSettings
+
+Mode = Literal["lanes", "joint", "monolithic"]
+
+
+class EditorConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    bad_rate: float = Field(default=0.25, ge=0, le=1, description="sim editor: share of deliberately bad patches "
+                            "(syntax error, scope violation, task-specific hack, regression) so every gate works.")
+    max_turns: int = Field(default=16, ge=2, description="LLM editor: tool-call replies per edit.")
+    retries: int = Field(default=1, ge=0, description="Further edits of the same direction after a rejection.")
+
+
+class GateSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    review: ReviewConfig = Field(default_factory=ReviewConfig, description="Reward-blind review settings.")
+    execution: ExecutionConfig = Field(default_factory=ExecutionConfig, description="Paired execution test "
+                                       "(its k and seed are set from the epoch's sample).")
+    anchors: int = Field(default=4, ge=0, description="All-pass tasks run as regression anchors per proposal.")
+    max_evidence_tasks: int = Field(default=8, ge=1, description="Supporting tasks run per proposal (highest "
+                                    "evidence weight first).")
+
+
+class IntegrationConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = Field(default=True, description="Combine the lanes' last generations into one library.")
+    conflict_min_tasks: int = Field(default=1, ge=1, description="Tasks that pass in every attempt under some lane "
+                                    "but in none under the combined library before a conflict is resolved.")
+    merge_similarity: float = Field(default=0.9, gt=0, le=1, description="Function Merge: two functions of a "
+                                    "module whose normalised code is at least this alike become one.")
+
+
+class EvolveConfig(BaseModel):
+    """Settings of ``modularrsi evolve`` (defaults → file → command-line flags)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tasks: list[Path] = Field(default_factory=list, description="Evolution task directories (or parents of them).")
+    manifest: Path | None = Field(default=None, description="Pool manifest: evolve on its train split only.")
+    generation: Path | None = Field(default=None, description="Starting generation (default gen_0, Terminus-2).")
+    model: str = Field(default="sim", description="Model of every role not set under `roles`.")
+    roles: ModelRoles | None = Field(default=None, description="Per-role models (agent, composer, analyst, "
+                                     "editor, reviewer); `sim` for a role uses its offline implementation.")
+    k: int = Field(default=3, ge=1, description="Attempts per task and epoch.")
+    epochs: int = Field(default=3, ge=1, description="Epochs per lane.")
+    modules: list[str] = Field(default_factory=lambda: list(MODULES), description="Modules that evolve.")
+    mode: Mode = Field(default="lanes", description="lanes: one lane per module, then integration (the method); "
+                       "joint: all modules in one lane (ablation --joint); monolithic: one lane without the "
+                       "module lock (ablation --monolithic).")
+    contrast: bool = Field(default=True, description="Contrastive pass/fail analysis (False: --no-contrast).")
+    concurrency: int = Field(default=8, ge=1, description="Attempts running at once, over all lanes.")
+    env: str = Field(default="local", description="local, a Harbor environment type, or module:Class.")
+    env_kwargs: dict[str, Any] = Field(default_factory=dict, description="Environment kwargs.")
+    seed: int = Field(default=0, description="Seed of sampling, editing and gates; same seed, same run.")
+    max_turns: int | None = Field(default=50, ge=1, description="Turn limit per attempt.")
+    max_tokens: int | None = Field(default=None, ge=1, description="Token cap of the whole evolution.")
+    max_cost_usd: float | None = Field(default=None, gt=0, description="Cost cap of the whole evolution, USD.")
+    max_directions: int = Field(default=2, ge=1, description="Directions tried per lane and epoch (by vote).")
+    promotions_per_epoch: int = Field(default=1, ge=1, description="Accepted changes per lane and epoch.")
+    buckets: BucketConfig = Field(default_factory=BucketConfig, description="Routing thresholds.")
+    aggregate: AggregateConfig = Field(default_factory=AggregateConfig, description="Merging and voting.")
+    analyst: SimAnalystConfig = Field(default_factory=SimAnalystConfig, description="sim analyst thresholds.")
+    editor: EditorConfig = Field(default_factory=EditorConfig, description="Editor settings.")
+    gates: GateSettings = Field(default_factory=GateSettings, description="Gate settings.")
+    integration: IntegrationConfig = Field(default_factory=IntegrationConfig, description="Integration and merge.")
+    eval_tasks: list[Path] = Field(default_factory=list, description="Held-out tasks: after freezing, evaluate "
+                                   "the frozen library against the starting generation on them (paired).")
+    eval_k: int = Field(default=3, ge=1, description="Attempts per held-out task and side.")
+
+    @model_validator(mode="after")
+    def _check(self) -> EvolveConfig:
+        unknown = [m for m in self.modules if m not in MODULES]
+        if unknown:
+            raise ValueError(f"module '{unknown[0]}' is unknown; valid: {', '.join(MODULES)}")
+        if not self.modules:
+            raise ValueError("modules is empty; name at least one of " + ", ".join(MODULES))
+        if not self.tasks:
+            raise ValueError("tasks is empty; give the evolution task directories")
+        return self
+
+    def role(self, role: str) -> ModelSettings:
+        return self.roles.for_role(role) if self.roles else ModelSettings(model=self.model)
+
+    @classmethod
+    def load(cls, path: Path | None, overrides: dict[str, Any] | None = None) -> EvolveConfig:
+        data: dict[str, Any] = {}
+        if path is not None:
+            try:
+                data = yaml.safe_load(Path(path).read_text()) or {}
+            except (OSError, yaml.YAMLError) as exc:
+                raise ValueError(f"{path}: cannot read ({exc})") from None
+            if not isinstance(data, dict):
+                raise ValueError(f"{path}: must be a mapping of settings")
+        try:
+            return cls.model_validate({**data, **(overrides or {})})
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "(top level)"
+            raise ValueError(f"{path or 'config'}: field '{where}': {first['msg']}") from None
+
+    def dump(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+
+def describe(model: type[BaseModel] = EvolveConfig, indent: str = "") -> list[str]:
+    """``field: default  # description`` lines of a settings model, nested models indented."""
+    lines = []
+    for name, field in model.model_fields.items():
+        annotation = field.annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            lines.append(f"{indent}{name}:  # {field.description or ''}")
+            lines.extend(describe(annotation, indent + "  "))
+            continue
+        default = field.get_default(call_default_factory=True)
+        shown = yaml.safe_dump(default, default_flow_style=True).strip().removesuffix("...").strip() \
+            if not isinstance(default, Path) else str(default)
+        lines.append(f"{indent}{name}: {shown}  # {field.description or ''}")
+    return lines

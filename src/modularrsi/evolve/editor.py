@@ -1,0 +1,277 @@
+"""The Code-Modify agent (editor role): turns one direction into a staging generation.
+
+An editor gets an :class:`EditRequest` — the direction, its findings with trajectory excerpts, the
+Evolution History of the module's functions, the parent generation — and writes a *new* staging
+generation (the parent is only read). It never sees rewards, tests, solutions or, when the change is
+locked, other modules' files. It returns a :class:`~modularrsi.evolve.proposal.Proposal` whose diff is
+computed from the two directories, or raises :class:`EditorError` saying why it could not edit.
+
+- :class:`SimEditorRole` — offline: writes the catalogue mechanism the direction names (or the
+  module's next unused one) through :class:`~modularrsi.evolve.sim_editor.SimEditor`, with its seeded
+  share of deliberately bad patches.
+- :class:`LLMEditor` — any ChatModel in a small tool loop (``list``, ``read``, ``search``, ``write``,
+  ``edit``, ``activate``, ``done``; one JSON object per reply) over the module's files only.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from modularrsi.evolve import catalogue
+from modularrsi.evolve.findings import Direction
+from modularrsi.evolve.proposal import Proposal
+from modularrsi.evolve.sim_editor import EditorError, SimEditor
+from modularrsi.harness.library import (
+    GenerationError,
+    check_active,
+    load_generation,
+    read_sources,
+    write_generation,
+)
+from modularrsi.harness.protocols import CONTRACTS, MODULES
+from modularrsi.models.base import ChatModel, Message, ModelError
+
+__all__ = ["EditRequest", "Editor", "EditorError", "LLMEditor", "SimEditorRole"]
+
+
+class EditRequest(BaseModel):
+    """What the editor may know. ``modules``: the files it may touch (one module when locked)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    direction: Direction
+    parent_dir: Path
+    modules: list[str] = Field(description="Modules whose files the editor may change.")
+    excerpts: list[str] = Field(default_factory=list, description="Trajectory excerpts of the findings.")
+    history: list[dict[str, Any]] = Field(default_factory=list, description="Evolution History entries of "
+                                          "the module's functions (earlier changes and what became of them).")
+    attempt: int = Field(default=0, description="Retry index for this direction (varies seeded choices).")
+
+    @property
+    def module(self) -> str:
+        return self.direction.module
+
+
+class Editor(Protocol):
+    name: str
+
+    async def edit(self, request: EditRequest, staging_dir: Path) -> Proposal: ...
+
+
+def pick_mechanism(direction: Direction, parent_dir: Path) -> str:
+    """The catalogue tag the sim editor writes for ``direction``: the one it names when the catalogue
+    has it for that module, else the module's first mechanism not yet in the parent."""
+    entry = catalogue.CATALOGUE.get(direction.mechanism)
+    if entry is not None and entry.module == direction.module:
+        return entry.tag
+    present = {p.stem for p in (parent_dir / "modules" / direction.module).glob("*.py")}
+    for candidate in catalogue.for_module(direction.module):
+        if candidate.name not in present:
+            return candidate.tag
+    raise EditorError(f"the sim editor's catalogue has nothing left for {direction.module} "
+                      f"(direction '{direction.mechanism}')")
+
+
+class SimEditorRole:
+    """The offline editor: a catalogue mechanism per direction (see :mod:`.sim_editor`)."""
+
+    name = "sim-editor"
+
+    def __init__(self, seed: int = 0, bad_rate: float = 0.25):
+        self.editor = SimEditor(seed=seed, bad_rate=bad_rate)
+
+    async def edit(self, request: EditRequest, staging_dir: Path) -> Proposal:
+        tag = pick_mechanism(request.direction, request.parent_dir)
+        made = self.editor.propose(request.module, tag, request.parent_dir, staging_dir, attempt=request.attempt)
+        return made.to_proposal(request.direction.summary, request.direction.tasks)
+
+
+# ---------------------------------------------------------------------------------------------- LLM editor
+SYSTEM = """You improve one module of an LLM agent harness. The harness is a set of Python function files;
+each file declares MODULE, ROLE ("core" or "additive"), DESCRIPTION, PARAMETERS and the callables of its
+contract. You may change only these modules: {modules}. Contracts (callable: required):
+{contracts}
+
+Answer with exactly one JSON object per message, one of:
+{{"tool": "list"}}
+{{"tool": "read", "path": "<module>/<name>.py"}}
+{{"tool": "search", "pattern": "<regex>"}}
+{{"tool": "write", "path": "<module>/<name>.py", "content": "<whole file>"}}
+{{"tool": "edit", "path": "<module>/<name>.py", "old": "<exact text>", "new": "<replacement>"}}
+{{"tool": "activate", "module": "<module>", "names": ["<name>", ...]}}   (the module's active functions, in order)
+{{"tool": "done", "description": "<observed behaviour> -> <mechanism> -> <expected effect>"}}
+The change must be generic: no task names, task-specific paths or constants tuned to one case.
+Functions may import only the standard library (no os, sys, subprocess, socket, pathlib, io...) and
+modularrsi.harness.protocols."""
+
+
+class LLMEditor:
+    """A tool-using editor over any :class:`ChatModel`; at most ``max_turns`` replies per edit."""
+
+    def __init__(self, model: ChatModel, max_turns: int = 16, max_read_chars: int = 12_000):
+        self.model, self.max_turns, self.max_read_chars = model, max_turns, max_read_chars
+        self.name = f"llm-editor:{model.name}"
+
+    def prompt(self, request: EditRequest) -> list[Message]:
+        contracts = "\n".join(f"  {m}/{role}: " + ", ".join(c + ("" if required else " (optional)")
+                                                            for c, required in calls.items())
+                              for (m, role), calls in CONTRACTS.items() if m in request.modules)
+        d = request.direction
+        findings = "\n".join(f"- {f.divergence} | suggested: {f.suggested_change}" for f in d.findings[:8])
+        history = "\n".join(f"- {json.dumps(h, sort_keys=True)[:300]}" for h in request.history[-10:]) or "- none"
+        excerpts = "\n".join(request.excerpts[:6]) or "(none)"
+        user = (f"Direction ({d.module}, mechanism '{d.mechanism}', supported by {d.raw_support} tasks):\n"
+                f"{d.summary}\n\nFindings:\n{findings}\n\nTrajectory excerpts:\n{excerpts}\n\n"
+                f"Evolution History of this module:\n{history}\n\nStart with list or read.")
+        return [Message("system", SYSTEM.format(modules=", ".join(request.modules), contracts=contracts),
+                        purpose="editor_system"),
+                Message("user", user, purpose="editor_task")]
+
+    async def edit(self, request: EditRequest, staging_dir: Path) -> Proposal:
+        if staging_dir.exists():
+            raise EditorError(f"{staging_dir}: exists already (staging generations are never overwritten)")
+        parent = load_generation(request.parent_dir)
+        workspace = _Workspace(read_sources(parent), parent.default_active(), request.modules, self.max_read_chars)
+        messages = self.prompt(request)
+        for _ in range(self.max_turns):
+            try:
+                reply = (await self.model.complete(messages)).content
+            except ModelError as exc:
+                raise EditorError(f"editor model failed: {type(exc).__name__}: {exc}") from None
+            messages.append(Message("assistant", reply, purpose="editor_reply"))
+            action = _action(reply)
+            if action is None:
+                messages.append(Message("user", "Not a JSON object with a 'tool' field; answer with one.",
+                                        purpose="parse_error_feedback"))
+                continue
+            if action.get("tool") == "done":
+                description = str(action.get("description", "")).strip()
+                if not workspace.changed(parent):
+                    raise EditorError("the editor finished without changing anything")
+                lineage = {key: [f"{parent.id}:{key}"] for key in workspace.edited if key in parent.functions}
+                try:
+                    write_generation(staging_dir, workspace.sources, workspace.active, [parent.id],
+                                     f"{self.name}: {request.direction.id}", lineage=lineage)
+                except GenerationError as exc:
+                    # the static gate reports it too; keep the staging copy so it can say where
+                    raise EditorError(f"the edited generation does not load: {exc}") from None
+                return Proposal.build(request.module, request.parent_dir, staging_dir, description or
+                                      request.direction.summary, request.direction.summary, request.direction.tasks)
+            messages.append(Message("user", workspace.run(action), purpose="tool_result"))
+        raise EditorError(f"the editor did not finish within {self.max_turns} turns")
+
+
+def _action(text: str) -> dict[str, Any] | None:
+    """The first JSON object in ``text`` (whole reply, fenced block, or from a ``{``) that names a tool."""
+    decoder = json.JSONDecoder()
+    for candidate in [text.strip(), *re.findall(r"```(?:json)?\s*(.*?)```", text, re.S)]:
+        try:
+            obj = json.loads(candidate)
+        except ValueError:
+            continue
+        if isinstance(obj, dict) and isinstance(obj.get("tool"), str):
+            return obj
+    for match in re.finditer(r"\{", text):
+        try:
+            obj = decoder.raw_decode(text, match.start())[0]
+        except ValueError:
+            continue
+        if isinstance(obj, dict) and isinstance(obj.get("tool"), str):
+            return obj
+    return None
+
+
+class _Workspace:
+    """The editor's view: the module files it may touch, an active list per module, edits in memory."""
+
+    def __init__(self, sources: dict[str, str], active: dict[str, list[str]], modules: list[str], limit: int):
+        self.sources, self.active, self.modules, self.limit = dict(sources), active, modules, limit
+        self.edited: set[str] = set()
+
+    def changed(self, parent) -> bool:
+        return self.sources != read_sources(parent) or self.active != parent.default_active()
+
+    def _key(self, path: Any) -> str:
+        text = str(path or "").strip().removeprefix("modules/")
+        match = re.fullmatch(r"([a-z_]+)/([A-Za-z_][A-Za-z0-9_]*)\.py", text)
+        if match is None:
+            raise EditorError(f"path '{text}' is not <module>/<name>.py")
+        if match[1] not in self.modules:
+            raise EditorError(f"{text}: outside the modules you may change ({', '.join(self.modules)})")
+        return f"{match[1]}/{match[2]}"
+
+    def run(self, action: dict[str, Any]) -> str:
+        try:
+            return self._run(action)
+        except EditorError as exc:
+            return f"error: {exc}"
+
+    def _run(self, action: dict[str, Any]) -> str:
+        tool = action["tool"]
+        if tool == "list":
+            return "\n".join(f"{k}.py{' (active)' if k.split('/')[1] in self.active.get(k.split('/')[0], []) else ''}"
+                             for k in sorted(self.sources) if k.split("/")[0] in self.modules)
+        if tool == "read":
+            key = self._key(action.get("path"))
+            if key not in self.sources:
+                raise EditorError(f"{key}.py does not exist")
+            return self.sources[key][: self.limit]
+        if tool == "search":
+            try:
+                pattern = re.compile(str(action.get("pattern", "")))
+            except re.error as exc:
+                raise EditorError(f"bad pattern: {exc}") from None
+            hits = [f"{k}.py:{n}: {line.strip()}" for k, text in sorted(self.sources.items())
+                    if k.split("/")[0] in self.modules for n, line in enumerate(text.splitlines(), 1)
+                    if pattern.search(line)]
+            return "\n".join(hits[:50]) or "no match"
+        if tool == "write":
+            key = self._key(action.get("path"))
+            self.sources[key] = str(action.get("content", ""))
+            self.edited.add(key)
+            return f"wrote {key}.py ({len(self.sources[key])} chars)"
+        if tool == "edit":
+            key = self._key(action.get("path"))
+            old, new = str(action.get("old", "")), str(action.get("new", ""))
+            text = self.sources.get(key, "")
+            if not old or text.count(old) != 1:
+                raise EditorError(f"'old' must occur exactly once in {key}.py (found {text.count(old) if old else 0})")
+            self.sources[key] = text.replace(old, new)
+            self.edited.add(key)
+            return f"edited {key}.py"
+        if tool == "activate":
+            return self._activate(str(action.get("module", "")), action.get("names"))
+        raise EditorError(f"unknown tool '{tool}'")
+
+    def _activate(self, module: str, names: Any) -> str:
+        if module not in self.modules or module not in MODULES:
+            raise EditorError(f"module '{module}' is not one you may change ({', '.join(self.modules)})")
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise EditorError("names must be a list of function names")
+        missing = [n for n in names if f"{module}/{n}" not in self.sources]
+        if missing:
+            raise EditorError(f"no function {module}/{missing[0]}")
+        trial = {**self.active, module: list(names)}
+        try:
+            check_active(Path("manifest.json"), trial, _roles(self.sources, trial))
+        except GenerationError as exc:
+            raise EditorError(str(exc)) from None
+        self.active = trial
+        return f"active {module}: {', '.join(names)}"
+
+
+def _roles(sources: dict[str, str], active: dict[str, list[str]]):
+    """Minimal stand-ins carrying each active function's role, for :func:`check_active`."""
+    from types import SimpleNamespace
+
+    out = {}
+    for module, names in active.items():
+        for name in names:
+            match = re.search(r"^ROLE\s*=\s*['\"](\w+)['\"]", sources.get(f"{module}/{name}", ""), re.M)
+            out[f"{module}/{name}"] = SimpleNamespace(role=match[1] if match else "additive")
+    return out

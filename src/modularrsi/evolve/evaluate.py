@@ -1,0 +1,168 @@
+"""Paired evaluation of a candidate generation against a baseline (``modularrsi eval``).
+
+Both generations run the same tasks with the same attempt seeds (a run seed, a task and an attempt
+index give one seed), so attempt *j* of task *t* under the baseline is paired with attempt *j* of *t*
+under the candidate. Reported, per side: Acc, Pass@k, Pass^k, mean steps, tokens and cost with their
+bootstrap intervals (from each run's ``results.json``); for the difference candidate − baseline: a
+paired bootstrap interval over tasks for each metric, an exact two-sided sign test (McNemar) on the
+attempt pairs whose outcome differs, and a Wilcoxon signed-rank test on the per-task Acc differences.
+Per task: fixed (more passes under the candidate), broken (fewer) or unchanged.
+
+Layout: ``<out>/baseline/`` and ``<out>/candidate/`` are ordinary run directories (resumable);
+``<out>/eval.json`` is the comparison (:class:`EvalResult`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+from scipy.stats import binomtest, wilcoxon
+
+from modularrsi.rollouts.config import RunConfig
+from modularrsi.rollouts.results import RunResults
+from modularrsi.rollouts.run import execute
+from modularrsi.util.files import write_json
+
+METRICS = ("acc", "pass_at_k", "pass_hat_k", "mean_steps", "tokens", "cost_usd")
+
+
+class Side(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    generation: str
+    path: str
+    run: str
+    acc: float
+    acc_ci95: list[float]
+    pass_at_k: float
+    pass_at_k_ci95: list[float]
+    pass_hat_k: float
+    pass_hat_k_ci95: list[float]
+    mean_steps: float
+    mean_steps_ci95: list[float]
+    tokens: int
+    cost_usd: float
+    invalid_attempts: int
+
+
+class Delta(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    metric: str
+    baseline: float
+    candidate: float
+    diff: float
+    ci95: list[float]
+
+
+class TaskFlip(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    task: str
+    baseline_passes: int
+    candidate_passes: int
+    attempts: int
+    status: Literal["fixed", "broken", "unchanged"]
+
+
+class EvalResult(BaseModel):
+    """``eval.json``: the paired comparison. ``simulated``: the agent model was ``sim``."""
+
+    model_config = ConfigDict(extra="forbid")
+    schema_version: int = 1
+    simulated: bool
+    model: str
+    k: int
+    seed: int
+    tasks: int
+    baseline: Side
+    candidate: Side
+    deltas: list[Delta]
+    attempt_pairs: int
+    fail_to_pass: int
+    pass_to_fail: int
+    sign_test_p: float
+    wilcoxon_p: float | None
+    flips: list[TaskFlip]
+    fixed: int
+    broken: int
+    unchanged: int
+
+    def delta(self, metric: str) -> Delta:
+        return next(d for d in self.deltas if d.metric == metric)
+
+
+def _side(results: RunResults, path: Path, run: Path) -> Side:
+    o = results.overall
+    return Side(generation=results.generation, path=str(path), run=str(run), acc=o.acc, acc_ci95=o.acc_ci95,
+                pass_at_k=o.pass_at_k, pass_at_k_ci95=o.pass_at_k_ci95, pass_hat_k=o.pass_hat_k,
+                pass_hat_k_ci95=o.pass_hat_k_ci95, mean_steps=o.mean_steps, mean_steps_ci95=o.mean_steps_ci95,
+                tokens=o.input_tokens + o.output_tokens, cost_usd=o.cost_usd, invalid_attempts=o.invalid_attempts)
+
+
+def _per_task(results: RunResults) -> dict[str, dict[str, float]]:
+    return {t.task: {"acc": t.acc, "pass_at_k": t.pass_at_k, "pass_hat_k": t.pass_hat_k, "mean_steps": t.mean_steps,
+                     "tokens": float(t.input_tokens + t.output_tokens), "cost_usd": t.cost_usd}
+            for t in results.per_task}
+
+
+def paired_bootstrap(a: np.ndarray, b: np.ndarray, n_boot: int = 2000, seed: int = 0) -> list[float]:
+    """95 % interval of mean(b − a) resampling tasks (pairs kept together)."""
+    diff = b - a
+    if len(diff) == 0:
+        return [0.0, 0.0]
+    rng = np.random.default_rng(seed)
+    means = diff[rng.integers(0, len(diff), size=(n_boot, len(diff)))].mean(axis=1)
+    return [round(float(np.percentile(means, 2.5)), 4), round(float(np.percentile(means, 97.5)), 4)]
+
+
+def compare(baseline: RunResults, candidate: RunResults, k: int, seed: int,
+            paths: tuple[Path, Path], runs: tuple[Path, Path]) -> EvalResult:
+    """The comparison of two runs of the same tasks and seeds (pure: no trial is run)."""
+    base, cand = _per_task(baseline), _per_task(candidate)
+    tasks = sorted(base.keys() & cand.keys())
+    deltas = []
+    for metric in METRICS:
+        a = np.array([base[t][metric] for t in tasks], dtype=float)
+        b = np.array([cand[t][metric] for t in tasks], dtype=float)
+        deltas.append(Delta(metric=metric, baseline=round(float(a.mean()) if len(a) else 0.0, 4),
+                            candidate=round(float(b.mean()) if len(b) else 0.0, 4),
+                            diff=round(float((b - a).mean()) if len(a) else 0.0, 4),
+                            ci95=paired_bootstrap(a, b, seed=seed)))
+    before = {(r.task, r.attempt): r.reward for r in baseline.attempts}
+    after = {(r.task, r.attempt): r.reward for r in candidate.attempts}
+    pairs = [(before[key], after[key]) for key in before.keys() & after.keys()
+             if before[key] is not None and after[key] is not None]
+    b_flips = sum(x < 1.0 <= y for x, y in pairs)
+    c_flips = sum(y < 1.0 <= x for x, y in pairs)
+    sign_p = 1.0 if b_flips + c_flips == 0 else float(binomtest(b_flips, b_flips + c_flips, 0.5).pvalue)
+    acc_diff = np.array([cand[t]["acc"] - base[t]["acc"] for t in tasks])
+    wil_p = float(wilcoxon(acc_diff, zero_method="zsplit").pvalue) if np.any(acc_diff != 0) else None
+    flips = []
+    passes = {side: {t.task: t.passes for t in res.per_task} for side, res in (("b", baseline), ("c", candidate))}
+    for t in tasks:
+        pb, pc = passes["b"][t], passes["c"][t]
+        status = "fixed" if pc > pb else "broken" if pc < pb else "unchanged"
+        flips.append(TaskFlip(task=t, baseline_passes=pb, candidate_passes=pc,
+                              attempts=next(x.attempts for x in candidate.per_task if x.task == t), status=status))
+    count = {s: sum(f.status == s for f in flips) for s in ("fixed", "broken", "unchanged")}
+    return EvalResult(simulated=baseline.simulated or candidate.simulated, model=baseline.model, k=k, seed=seed,
+                      tasks=len(tasks), baseline=_side(baseline, paths[0], runs[0]),
+                      candidate=_side(candidate, paths[1], runs[1]), deltas=deltas, attempt_pairs=len(pairs),
+                      fail_to_pass=b_flips, pass_to_fail=c_flips, sign_test_p=round(sign_p, 6),
+                      wilcoxon_p=None if wil_p is None else round(wil_p, 6), flips=flips, **count)
+
+
+async def evaluate(template: RunConfig, baseline: Path, candidate: Path, out: Path,
+                   gate: asyncio.Semaphore | None = None) -> EvalResult:
+    """Run both generations on ``template.tasks`` (same seeds) into ``out`` and write ``eval.json``.
+    Resumable: finished attempts of either side are reused."""
+    results = []
+    for side, generation in (("baseline", baseline), ("candidate", candidate)):
+        config = template.model_copy(update={"generation": generation})
+        results.append(await execute(config, out / side, gate=gate))
+    result = compare(results[0], results[1], template.k, template.seed, (baseline, candidate),
+                     (out / "baseline", out / "candidate"))
+    write_json(out / "eval.json", result.model_dump(mode="json"))
+    return result
