@@ -1,0 +1,115 @@
+"""``modularrsi report``, ``runs`` and ``show``: the commands, the live view and the loopback server."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from modularrsi.cli import app
+from modularrsi.report.gather import SIM_LABEL
+from modularrsi.report.serve import make_server
+from modularrsi.report.terminal import show
+
+runner = CliRunner()
+
+
+def test_report_writes_one_file(synthetic_run, tmp_path):
+    out = tmp_path / "r.html"
+    result = runner.invoke(app, ["report", str(synthetic_run), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.read_text().startswith("<!DOCTYPE html>")
+    assert runner.invoke(app, ["report", str(tmp_path / "nothing")]).exit_code == 2
+
+
+def test_runs_lists_each_kind(synthetic_run, tmp_path):
+    shutil.copytree(synthetic_run, tmp_path / "evo", ignore=shutil.ignore_patterns("trials"))
+    shutil.copytree(synthetic_run / "eval", tmp_path / "ev", ignore=shutil.ignore_patterns("trials"))
+    shutil.copytree(synthetic_run / "eval" / "candidate", tmp_path / "plain", ignore=shutil.ignore_patterns("trials"))
+    (tmp_path / "not-a-run").mkdir()
+    result = runner.invoke(app, ["runs", str(tmp_path)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    rows = {line.split("│")[1].strip(): line for line in result.output.splitlines() if line.count("│") > 5}
+    assert set(rows) == {"evo", "ev", "plain"}
+    assert "evolve" in rows["evo"] and "2/2" in rows["evo"] and "done" in rows["evo"]
+    assert " eval " in rows["ev"] and " run " in rows["plain"]
+
+
+def test_show_once_summarises_an_evolution_run(synthetic_run):
+    result = runner.invoke(app, ["show", str(synthetic_run), "--once"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert SIM_LABEL in result.output
+    for lane in ("agent_loop", "completion", "observation"):
+        assert lane in result.output
+    history = [json.loads(line) for line in (synthetic_run / "history.jsonl").read_text().splitlines()]
+    assert f"gate outcomes ({len(history)} proposals)" in result.output
+    assert "tokens 5,000,000" in result.output
+
+
+def test_show_follows_a_running_run_until_it_is_done(synthetic_run, tmp_path):
+    run = tmp_path / "live"
+    shutil.copytree(synthetic_run, run, ignore=shutil.ignore_patterns("trials"))
+    (run / "state.json").write_text(json.dumps({"status": "running", "stage": "lanes", "epochs": 2}))
+
+    def finish() -> None:
+        time.sleep(0.5)
+        (run / "state.json").write_text(json.dumps({"status": "done", "stage": "done", "epochs": 2}))
+
+    thread = threading.Thread(target=finish)
+    thread.start()
+    console = Console(record=True, width=160, force_terminal=False)
+    started = time.monotonic()
+    show(run, console, interval=0.1)
+    thread.join()
+    assert time.monotonic() - started < 30
+    assert "done" in console.export_text()
+
+
+def test_server_answers_on_loopback_only(tmp_path):
+    page = tmp_path / "report.html"
+    page.write_text("<!DOCTYPE html><p>hello</p>")
+    server = make_server(page, 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        assert server.server_address[0] == "127.0.0.1"
+        base = f"http://127.0.0.1:{server.server_port}"
+        assert b"hello" in urllib.request.urlopen(f"{base}/", timeout=10).read()
+        assert b"hello" in urllib.request.urlopen(f"{base}/report.html", timeout=10).read()
+        with pytest.raises(urllib.error.HTTPError):
+            urllib.request.urlopen(f"{base}/../etc/passwd", timeout=10)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_report_serve_prints_its_port_and_stops_on_ctrl_c(synthetic_run, tmp_path):
+    command = [str(Path(sys.executable).parent / "modularrsi"), "report", str(synthetic_run), "--out",
+               str(tmp_path / "r.html"), "--serve", "--port", "0"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               env={**os.environ, "COLUMNS": "200"})
+    try:
+        line = ""
+        while "serving" not in line:
+            line = process.stdout.readline()
+            assert line or process.poll() is None, "the command ended before serving"
+        url = line.split()[1]
+        assert url.startswith("http://127.0.0.1:")
+        assert b"<!DOCTYPE html>" in urllib.request.urlopen(url, timeout=10).read()
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
