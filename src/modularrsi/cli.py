@@ -43,6 +43,16 @@ def _register_evolve_commands() -> None:
 
 _register_evolve_commands()
 
+
+def _register_report_commands() -> None:
+    from modularrsi.report import cli_report
+
+    app.command("report")(cli_report.report)
+    app.command("runs")(cli_report.runs)
+    app.command("show")(cli_report.show)
+
+
+_register_report_commands()
 console = Console()
 err = Console(stderr=True)
 
