@@ -79,7 +79,7 @@ def trial_rewards(run_dir: Path) -> dict[str, list[tuple[int, float, Path]]]:
         task, _, attempt = result_file.parent.name.rpartition("__a")
         try:
             reward = reward_of(TrialResult.model_validate_json(result_file.read_text()))
-        except ValueError:
+        except (OSError, ValueError):  # a trial still being written
             continue
         if reward is not None and attempt.isdigit():
             out[task].append((int(attempt), reward, result_file.parent))

@@ -4,8 +4,8 @@ Kinds (:func:`detect_kind`): ``evolve`` — made by ``modularrsi evolve`` (``lan
 naming lanes); ``eval`` — made by ``modularrsi eval`` (``eval.json``); ``run`` — made by ``modularrsi
 run`` (``results.json`` or a run ``config.yaml``). Invariants:
 
-- only reads: nothing in the run directory is created or changed (the trajectory memory is opened
-  read-only);
+- only reads files: nothing in the run directory is created or changed (the SQLite trajectory memory
+  is not opened: attempts and rewards come from the sample runs' own files);
 - a run in progress or an older layout gives empty parts, never an error: a missing or unreadable file
   is an absent part;
 - ``simulated`` is true when any part of the run says its agent model was ``sim`` (``results.json``,

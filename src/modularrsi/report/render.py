@@ -20,7 +20,7 @@ def report_sections(report: Report) -> list[Section]:
     if report.kind == "run":
         parts = [common.overview(report), common.results_section(report.results), common.case_section(report.case)]
     elif report.kind == "eval":
-        parts = [common.overview(report), common.headline(report, "Headline: baseline vs candidate"),
+        parts = [common.overview(report), common.headline(report, "Headline: baseline vs candidate", "candidate"),
                  common.flip_matrix(report.eval), common.case_section(report.case)]
     else:
         parts = [common.overview(report), common.headline(report), evo.lanes_section(report),

@@ -80,7 +80,8 @@ def _per_task(results: RunResults | None, metric: str) -> tuple[float, float] | 
     return _boot([t.cost_usd for t in results.per_task])
 
 
-def headline(report: Report, title: str = "Headline: baseline vs frozen generation") -> Section | None:
+def headline(report: Report, title: str = "Headline: baseline vs frozen generation", candidate: str = "frozen"
+             ) -> Section | None:
     result = report.eval
     if result is None:
         return None
@@ -101,10 +102,11 @@ def headline(report: Report, title: str = "Headline: baseline vs frozen generati
         diff = f'<span class="{cls if better else ""}">{d.diff:+{fmt}}</span>'
         p = f"{result.sign_test_p:.3g}" if d.metric == "acc" else ""
         rows.append([names.get(d.metric, esc(d.metric)), *sides, diff, ci(*d.ci95, "+" + fmt), p])
-    head = ["metric", "baseline", "95% CI", "frozen", "95% CI", "difference", "paired 95% CI", "paired test p"]
+    head = ["metric", "baseline", "95% CI", candidate, "95% CI", "difference", "paired 95% CI", "paired test p"]
     wil = "n/a (no task changed)" if result.wilcoxon_p is None else f"{result.wilcoxon_p:.3g}"
     note = (f'<p class="small muted">{result.tasks} held-out tasks × k={k}, model {esc(result.model)}, seed '
-            f"{result.seed}. Baseline {esc(result.baseline.generation)}, frozen {esc(result.candidate.generation)}. "
+            f"{result.seed}. Baseline {esc(result.baseline.generation)}, {candidate} "
+            f"{esc(result.candidate.generation)}. "
             f"Paired test: exact two-sided sign test (McNemar) over {result.attempt_pairs} attempt pairs — "
             f"fail→pass {result.fail_to_pass}, pass→fail {result.pass_to_fail}: p = {result.sign_test_p:.3g}; "
             f"Wilcoxon signed-rank on per-task Acc: p = {wil}. Side intervals of tokens and cost: bootstrap over "
