@@ -24,7 +24,6 @@ from scipy.stats import binomtest, wilcoxon
 
 from modularrsi.rollouts.config import RunConfig
 from modularrsi.rollouts.results import RunResults
-from modularrsi.rollouts.run import execute
 from modularrsi.util.files import write_json
 
 METRICS = ("acc", "pass_at_k", "pass_hat_k", "mean_steps", "tokens", "cost_usd")
@@ -158,6 +157,8 @@ async def evaluate(template: RunConfig, baseline: Path, candidate: Path, out: Pa
                    gate: asyncio.Semaphore | None = None) -> EvalResult:
     """Run both generations on ``template.tasks`` (same seeds) into ``out`` and write ``eval.json``.
     Resumable: finished attempts of either side are reused."""
+    from modularrsi.rollouts.run import execute  # here, so that reading eval.json does not load Harbor
+
     results = []
     for side, generation in (("baseline", baseline), ("candidate", candidate)):
         config = template.model_copy(update={"generation": generation})

@@ -12,8 +12,10 @@ One resumable pipeline of small stages with plain data in between (DESIGN.md, "D
 
 A stage whose output file exists is not run again; every file is written atomically and a stage's
 output is written only after the stage finished, so a run killed at any point resumes where it stood
-and, with the same seed, ends in the same state as an uninterrupted one (model calls of the agent are
-seeded per attempt; the sim analyst, editor and reviewer are deterministic).
+and, with the same seed, ends in the same state as an uninterrupted one: the same buckets, findings,
+proposals, verdicts, promotions and frozen library (the agent's model calls are seeded per attempt; the
+sim analyst, editor and reviewer are deterministic). Step and token counts are the exception in sim:
+they include turns spent waiting for a command still running, which depends on the machine's load.
 
 Lanes: ``mode=lanes`` gives one lane per module, each locked to it; ``joint`` one lane holding every
 module (each change still locked to its direction's module); ``monolithic`` one lane without the lock.

@@ -163,6 +163,12 @@ class SimModel:
         if "parse_error_feedback" in last.purpose and self._unsent is not None:
             reply, self._unsent = self._unsent, None  # say properly what did not parse
             return json.dumps(reply)
+        if last.purpose == "observation" and self._still_running(last):
+            # waiting draws no randomness: how long a command takes on a loaded machine changes how many
+            # turns are spent waiting, never what the sim does afterwards
+            self.plan.waits += 1
+            return json.dumps(self._reply("The previous command is still running; waiting.",
+                                          [("", min(10.0, 0.5 * 2 ** self.plan.waits))]))
         self._perceive(messages)
         reply = self._decide(last)
         if self.rng.random() < self.profile.malformed * self.scale:
@@ -215,6 +221,11 @@ class SimModel:
         if plan.todo:
             return self._issue(plan.todo.pop(0))
         return self._reply("All steps are done.", [], done=True)
+
+    def _still_running(self, last: Message) -> bool:
+        plan = self.plan
+        return bool(plan.waiting_for) and plan.waiting_for not in last.content and plan.waits < 6 \
+            and not plan.looping
 
     def _recover_rate(self, content: str) -> float:
         return self.profile.recover_evidence if EVIDENCE_WORDS.search(content) else self.profile.recover_plain

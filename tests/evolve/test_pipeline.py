@@ -1,0 +1,196 @@
+"""The evolution pipeline end to end (sim): layout, gates on the editor's bad patches, rollback, resume
+after kill -9 at several points, ablation switches."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+from testutil import REPO, SAMPLED_TASKS
+
+from modularrsi.evolve.config import EvolveConfig
+from modularrsi.evolve.evaluate import EvalResult
+from modularrsi.evolve.gates.execution import ExecutionConfig, ExecutionGate, Sample
+from modularrsi.evolve.gates.review import ReviewGate
+from modularrsi.evolve.gates.static import StaticGate
+from modularrsi.evolve.history import History
+from modularrsi.evolve.proposal import tree_hashes
+from modularrsi.evolve.sim_editor import SimEditor
+from modularrsi.harness import BASELINE
+from modularrsi.harness.library import load_generation
+from modularrsi.rollouts.config import RunConfig
+
+POOL = REPO / "tasks" / "pool"
+HELDOUT = REPO / "tasks" / "heldout"
+SMALL = {
+    "tasks": [str(POOL / t) for t in SAMPLED_TASKS],
+    "modules": ["completion", "agent_loop"], "epochs": 2, "k": 2, "concurrency": 4, "seed": 7,
+    "editor": {"bad_rate": 0.5, "retries": 2}, "aggregate": {"min_support": 1},
+    "eval_tasks": [str(HELDOUT / t) for t in sorted(os.listdir(HELDOUT))[:2]], "eval_k": 2,
+}
+
+
+def evolve_cmd(*args: str) -> list[str]:
+    return [sys.executable, "-m", "modularrsi.cli", "evolve", *args]
+
+
+def write_config(path: Path, settings: dict) -> Path:
+    path.write_text(yaml.safe_dump(settings))
+    return path
+
+
+def final_state(run: Path) -> dict:
+    """Every decision of the run: epoch outcomes, history, frozen library, buckets, findings, and the
+    reward-derived evaluation. Step counts and tokens are left out: in sim they include the turns spent
+    waiting for a command that is still running, which depends on how loaded the machine is."""
+    def scrub(text: str) -> str:
+        return text.replace(str(run), "RUN")
+
+    def lines(path: Path) -> list[dict]:
+        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+    outcomes = {str(p.relative_to(run)): json.loads(p.read_text()) for p in sorted(run.glob("lanes/*/epoch_*/"
+                                                                                              "outcome.json"))}
+    buckets = {str(p.relative_to(run)): {t["task"]: t["bucket"] for t in json.loads(p.read_text())["tasks"]}
+               for p in sorted(run.glob("lanes/*/*/buckets.json"))}
+    findings = {str(p.relative_to(run)): [(f["task"], f["lens"], f["is_culprit"], f["locked_module"], f["mechanism"],
+                                           f["suggested_change"]) for f in lines(p)]
+                for p in sorted(run.glob("lanes/*/*/findings.jsonl"))}
+    evaluation = json.loads((run / "eval" / "eval.json").read_text())
+    rewards = {side: {m: evaluation[side][m] for m in ("acc", "pass_at_k", "pass_hat_k", "generation")}
+               for side in ("baseline", "candidate")}
+    rewards.update({key: evaluation[key] for key in ("flips", "fail_to_pass", "pass_to_fail", "sign_test_p")})
+    return {"outcomes": outcomes, "history": scrub((run / "history.jsonl").read_text()),
+            "frozen": json.loads((run / "frozen.json").read_text()), "buckets": buckets, "findings": findings,
+            "eval": rewards}
+
+
+@pytest.fixture(scope="module")
+def evolved(tmp_path_factory) -> Path:
+    """One uninterrupted small evolution (2 lanes × 2 epochs, then integration, merge, freeze, eval)."""
+    root = tmp_path_factory.mktemp("evolve")
+    config = write_config(root / "small.yaml", SMALL)
+    done = subprocess.run(evolve_cmd("--config", str(config), "--out", str(root / "run")), capture_output=True,
+                          text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    return root / "run"
+
+
+def test_evolution_run_directory_holds_every_stage(evolved):
+    state = json.loads((evolved / "state.json").read_text())
+    assert state["status"] == "done" and state["frozen_id"] == load_generation(evolved / "frozen").id
+    for lane in ("completion", "agent_loop"):
+        for epoch in (0, 1):
+            edir = evolved / "lanes" / lane / f"epoch_{epoch}"
+            for name in ("sample.json", "buckets.json", "findings.jsonl", "directions.json", "outcome.json"):
+                assert (edir / name).is_file(), edir / name
+            buckets = json.loads((edir / "buckets.json").read_text())
+            rates = (buckets["same_epoch_pair_rate"] + buckets["memory_pair_rate"] + buckets["unpaired_fail_rate"]
+                     + buckets["all_pass_rate"])
+            assert rates == pytest.approx(1.0)
+            for line in (edir / "findings.jsonl").read_text().splitlines():
+                assert json.loads(line)["lens"] == lane  # analysis is locked to the lane's module
+    # every lane started from the same generation at the same epoch seed: epoch 0 was sampled once
+    samples = {json.loads((evolved / "lanes" / lane / "epoch_0" / "sample.json").read_text())["run"]
+               for lane in ("completion", "agent_loop")}
+    assert len(samples) == 1
+    history = History(evolved / "history.jsonl")
+    assert history.changes, "the small config is tuned so that proposals are made"
+    for change in history.changes.values():
+        assert change.outcome in ("promoted", "rejected", "editor_failed")
+        assert (change.outcome == "rejected") == (change.rejected_by is not None)
+    result = EvalResult.model_validate_json((evolved / "eval" / "eval.json").read_text())
+    assert result.simulated and result.tasks == 2 and result.k == 2
+    assert result.fail_to_pass + result.pass_to_fail <= result.attempt_pairs == 4
+    assert (evolved / "merge.json").is_file() and (evolved / "integration" / "result.json").is_file()
+
+
+def test_rejected_changes_leave_their_parent_byte_identical_and_no_staging_copy(evolved):
+    start = tree_hashes(evolved / "start")
+    assert tree_hashes(evolved / "lanes" / "completion" / "gen_0") == start
+    assert tree_hashes(BASELINE) == {k: v for k, v in start.items()}  # the shipped gen_0 is untouched too
+    assert not list(evolved.glob("lanes/*/epoch_*/gates/*/staging"))
+    for lane_dir in evolved.glob("lanes/*"):
+        for gen in lane_dir.glob("gen_*"):
+            load_generation(gen)  # every generation of every lane still loads with its sealed hashes
+
+
+def test_resume_after_kill_at_five_points_ends_in_the_uninterrupted_state(evolved, tmp_path):
+    config = write_config(tmp_path / "small.yaml", SMALL)
+    run = tmp_path / "run"
+    # each point: a file whose appearance means the run is in (or just past) that stage
+    points = ["samples/*/trials/*/result.json", "lanes/*/epoch_0/findings.jsonl",
+              "lanes/*/epoch_*/gates/*/execution/*/staging/trials/*/result.json", "lanes/*/epoch_1/buckets.json",
+              "integration/result.json", "eval/baseline/trials/*/result.json"]
+    killed_at = []
+    args = ["--config", str(config), "--out", str(run)]
+    for point in points:
+        proc = subprocess.Popen(evolve_cmd(*args), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+        deadline = time.monotonic() + 600
+        while proc.poll() is None and not list(run.glob(point)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            killed_at.append(point)
+        proc.wait()
+        args = ["--resume", str(run)]
+    assert len(killed_at) >= 5, f"the run finished before most kill points: killed at {killed_at}"
+    done = subprocess.run(evolve_cmd(*args), capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert final_state(run) == final_state(evolved)
+
+
+# ------------------------------------------------------------------------------- each gate, its bad patch
+@pytest.mark.parametrize("kind,gate,stage", [("syntax_error", "static", "parse"),
+                                              ("scope_violation", "static", "scope"),
+                                              ("task_specific_hack", "review", "prescreen")])
+async def test_each_bad_patch_kind_is_stopped_by_its_gate(tmp_path, kind, gate, stage):
+    before = tree_hashes(BASELINE)
+    made = SimEditor(seed=1).propose("completion", "evidence_check", BASELINE, tmp_path / "staging", force=kind)
+    proposal = made.to_proposal("claims without verification", ["textkit-slugify-accents"])
+    static = await StaticGate().check(proposal)
+    verdict = static if not static.passed else await ReviewGate(None, sorted(os.listdir(POOL))).check(proposal)
+    assert (verdict.gate, verdict.passed, verdict.details.get("stage")) == (gate, False, stage), verdict.reason
+    assert tree_hashes(BASELINE) == before
+
+
+async def test_a_regression_patch_passes_review_and_is_stopped_by_execution(tmp_path):
+    made = SimEditor(seed=1).propose("agent_loop", "loop_guard", BASELINE, tmp_path / "staging", force="regression")
+    proposal = made.to_proposal("repeated commands", ["textkit-slugify-accents"])
+    assert (await StaticGate().check(proposal)).passed
+    assert (await ReviewGate(None, sorted(os.listdir(POOL))).check(proposal)).passed
+    sample = Sample(evidence=[POOL / "textkit-slugify-accents"],
+                    anchors=[POOL / "rotate-app-logs-retention", POOL / "crm-contacts-dedup-by-email"])
+    verdict = await ExecutionGate(RunConfig(concurrency=4), tmp_path / "gates", ExecutionConfig(k=2)).check(
+        proposal, sample)
+    assert not verdict.passed and verdict.gate == "execution", verdict.reason
+
+
+# ------------------------------------------------------------------------------------------ ablations
+@pytest.mark.parametrize("flag,mode,contrast", [("--joint", "joint", True), ("--monolithic", "monolithic", True),
+                                                ("--no-contrast", "lanes", False)])
+def test_ablation_switches_run_and_are_recorded(tmp_path, flag, mode, contrast):
+    settings = {**SMALL, "epochs": 1, "tasks": SMALL["tasks"][:3], "eval_tasks": []}
+    config = write_config(tmp_path / "c.yaml", settings)
+    done = subprocess.run(evolve_cmd("--config", str(config), flag, "--out", str(tmp_path / "run")),
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    recorded = EvolveConfig.load(tmp_path / "run" / "config.yaml")
+    assert (recorded.mode, recorded.contrast) == (mode, contrast)
+    lock = json.loads((tmp_path / "run" / "lock.json").read_text())
+    lanes = [lane["name"] for lane in lock["lanes"]]
+    assert lanes == ({"joint": ["joint"], "monolithic": ["monolithic"]}.get(mode) or ["completion", "agent_loop"])
+    assert lock["lanes"][0]["locked"] == (mode != "monolithic")
+    load_generation(tmp_path / "run" / "frozen")
+    if not contrast:
+        for path in (tmp_path / "run").glob("lanes/*/epoch_0/findings.jsonl"):
+            kinds = {json.loads(line)["kind"] for line in path.read_text().splitlines()}
+            assert "contrastive" not in kinds
