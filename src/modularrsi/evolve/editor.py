@@ -104,7 +104,8 @@ Answer with exactly one JSON object per message, one of:
 {{"tool": "write", "path": "<module>/<name>.py", "content": "<whole file>"}}
 {{"tool": "edit", "path": "<module>/<name>.py", "old": "<exact text>", "new": "<replacement>"}}
 {{"tool": "activate", "module": "<module>", "names": ["<name>", ...]}}   (the module's active functions, in order)
-{{"tool": "done", "description": "<observed behaviour> -> <mechanism> -> <expected effect>"}}
+{{"tool": "done", "description": "<one causal account: the behaviour observed in the runs, because of what in
+  the harness, and how the change leads to different behaviour>"}}
 The change must be generic: no task names, task-specific paths or constants tuned to one case.
 Functions may import only the standard library (no os, sys, subprocess, socket, pathlib, io...) and
 modularrsi.harness.protocols."""
