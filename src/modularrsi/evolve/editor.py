@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from modularrsi.evolve import catalogue
 from modularrsi.evolve.findings import Direction
+from modularrsi.evolve.gates.review import redact
 from modularrsi.evolve.proposal import Proposal
 from modularrsi.evolve.sim_editor import EditorError, SimEditor
 from modularrsi.harness.library import (
@@ -129,6 +130,7 @@ class LLMEditor:
         user = (f"Direction ({d.module}, mechanism '{d.mechanism}', supported by {d.raw_support} tasks):\n"
                 f"{d.summary}\n\nFindings:\n{findings}\n\nTrajectory excerpts:\n{excerpts}\n\n"
                 f"Evolution History of this module:\n{history}\n\nStart with list or read.")
+        user = redact(user, d.tasks)  # reward-blind and task-blind: outcome lines and task names masked
         return [Message("system", SYSTEM.format(modules=", ".join(request.modules), contracts=contracts),
                         purpose="editor_system"),
                 Message("user", user, purpose="editor_task")]

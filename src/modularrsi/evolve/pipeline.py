@@ -278,6 +278,11 @@ class Evolution:
         for finding in findings:
             self.memory.put("findings", lane.name, buckets.epoch, finding.model_dump(mode="json"),
                             key=f"{finding.lens}:{finding.task}")
+            blamed = finding.locked_module
+            if not finding.is_culprit and blamed and blamed != finding.lens and blamed not in lane.modules:
+                # evidence against another module is kept for that module's lane
+                self.memory.put("findings", blamed, buckets.epoch, finding.model_dump(mode="json"),
+                                key=f"referred-by-{finding.lens}:{finding.task}")
         write_text(path, "".join(f.model_dump_json() + "\n" for f in findings))
         return findings
 
