@@ -406,7 +406,7 @@ class Evolution:
             seed = derived_seed(self.config.seed, "integration")
             tasks = sorted(self.task_dirs)
             run, results = await self.run_generation(combined, seed, tasks)
-            conflicts = self.conflicts(finals, lanes, results)
+            conflicts = await self.conflicts(finals, lanes, results, seed)
             result.update(acc=results.overall.acc, run=str(run.relative_to(self.run_dir)), conflicts=conflicts)
             if conflicts:
                 library = await self.resolve(idir, combined, start, conflicts, results, run, evolved)
@@ -415,16 +415,26 @@ class Evolution:
         write_json(idir / "result.json", result)
         return library
 
-    def conflicts(self, finals: dict[str, Path], lanes: list[Lane], combined: RunResults) -> list[dict[str, Any]]:
-        """Tasks every attempt of some lane's final generation passed (in its latest rollouts) that no
-        attempt of the combined library passed: a change of another module undid that lane's gain."""
+    async def conflicts(self, finals: dict[str, Path], lanes: list[Lane], combined: RunResults,
+                        seed: int) -> list[dict[str, Any]]:
+        """Tasks a lane's final generation passes that the combined library never passes: another
+        module's change undid that lane's gain. Candidates: every attempt of the lane's latest rollouts
+        passed and no attempt of the combined library did; confirmed when the lane's generation, run on
+        the candidates with the combined run's seed (same attempt seeds), passes most of its attempts."""
         lost = {t.task for t in combined.per_task if t.passes == 0 and t.attempts - t.invalid > 0}
         out = []
         for lane in lanes:
             final_id = manifest_id(finals[lane.name])
-            for task, (passes, valid) in self._latest(lane.name, final_id).items():
-                if task in lost and valid and passes == valid:
-                    out.append({"task": task, "lane": lane.name, "lane_passes": passes, "lane_attempts": valid})
+            candidates = sorted(task for task, (passes, valid) in self._latest(lane.name, final_id).items()
+                                if task in lost and valid and passes == valid)
+            if not candidates:
+                continue
+            _, confirm = await self.run_generation(finals[lane.name], seed, candidates)
+            for row in confirm.per_task:
+                valid = row.attempts - row.invalid
+                if row.task in candidates and valid and 2 * row.passes >= valid:
+                    out.append({"task": row.task, "lane": lane.name, "lane_passes": row.passes,
+                                "lane_attempts": valid})
         return out
 
     def _latest(self, lane: str, generation: str) -> dict[str, tuple[int, int]]:
@@ -469,8 +479,10 @@ class Evolution:
                 direction = (f"integration conflict: {len(lost)} task(s) passing under another lane fail "
                              f"under the combined library; revert {module}")
                 proposal = Proposal.build(module, combined, pdir / "staging",
-                                          f"Revert {module} to its starting functions: its change conflicts with "
-                                          "another module's change in the combined library.", direction, lost)
+                                          f"Revert {module} to its starting functions, because in the combined "
+                                          "library its change undoes another module's gain: tasks that lane passed "
+                                          "fail under the combination, and the revert leads them to pass again.",
+                                          direction, lost)
                 verdicts = [await StaticGate().check(proposal)]
                 if verdicts[-1].passed:
                     verdicts.append(await ReviewGate(self._role_model("reviewer"), sorted(self.task_dirs),

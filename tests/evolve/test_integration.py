@@ -1,0 +1,73 @@
+"""Integration: a lane's gain undone by another lane's change is found as a conflict and resolved by
+reverting the offending module under the gates (real sim runs)."""
+
+from __future__ import annotations
+
+import json
+
+from testutil import REPO, SAMPLED_TASKS
+
+from modularrsi.evolve.config import EvolveConfig
+from modularrsi.evolve.history import History
+from modularrsi.evolve.libraryops import changed_modules
+from modularrsi.evolve.memory import TrajectoryMemory
+from modularrsi.evolve.pipeline import Evolution, Lane
+from modularrsi.evolve.proposal import manifest_id
+from modularrsi.evolve.sim_editor import SimEditor
+from modularrsi.harness import BASELINE
+from modularrsi.harness.library import load_generation, read_sources, write_generation
+from modularrsi.rollouts.run import execute
+
+QUIT_EARLY = '''"""A loop that stops after the first reply (a harmful 'saving')."""
+
+from modularrsi.harness.protocols import Ending
+
+MODULE = "agent_loop"
+ROLE = "core"
+DESCRIPTION = "Sends one prompt, executes one reply and ends the episode."
+PARAMETERS = {}
+
+
+async def run(loop):
+    prompt = await loop.initial_prompt()
+    reply = await loop.query(prompt)
+    if not reply.error:
+        await loop.execute(reply)
+    return Ending("completed", loop.state.turn)
+'''
+
+
+async def test_a_conflict_between_lanes_is_resolved_by_reverting_the_offending_module(tmp_path):
+    run = tmp_path / "run"
+    tasks = [REPO / "tasks" / "pool" / t for t in SAMPLED_TASKS]
+    # four tasks give only a handful of evidence pairs: a looser (stated) test level lets them decide
+    config = EvolveConfig(tasks=tasks, modules=["completion", "agent_loop"], k=3, concurrency=4, seed=5,
+                          gates={"execution": {"alpha": 0.3}})
+    evo = Evolution(config, run)
+    evo.task_dirs = {p.name: p for p in tasks}
+    good = SimEditor().propose("completion", "evidence_check", BASELINE, tmp_path / "completion", force="good")
+    # the agent_loop lane's "saving" ends every episode after one reply
+    base = load_generation(BASELINE)
+    write_generation(tmp_path / "agent_loop", {**read_sources(base), "agent_loop/turn_loop": QUIT_EARLY},
+                     base.default_active(), [base.id], "test")
+    finals = {"completion": good.staging_dir, "agent_loop": tmp_path / "agent_loop"}
+    with TrajectoryMemory.in_run(run) as memory:
+        evo.memory = memory
+        for lane, generation in finals.items():  # each lane's latest rollouts of its final generation
+            template = evo.run_template().model_copy(update={"tasks": tasks, "generation": generation})
+            await execute(template, run / "lane-runs" / lane)
+            memory.record_run(run / "lane-runs" / lane, lane, 2, manifest_id(generation))
+        lanes = [Lane(name="completion", modules=["completion"]), Lane(name="agent_loop", modules=["agent_loop"])]
+        library = await evo.integrate(BASELINE, lanes, finals)
+    result = json.loads((run / "integration" / "result.json").read_text())
+    print(f"\nintegration: {json.dumps(result, indent=1)}")
+    assert result["evolved_modules"] == ["agent_loop", "completion"]
+    assert result["conflicts"], "the agent_loop change must cost the completion lane some tasks"
+    assert {c["lane"] for c in result["conflicts"]} >= {"completion"}
+    change = History(run / "history.jsonl").changes["integration/agent_loop"]
+    assert [g.gate for g in change.gates] == ["static", "review", "execution"]
+    assert change.outcome == "promoted", change.reason
+    assert changed_modules(library, BASELINE) == ["completion"]
+    assert result["library"] == str(library.relative_to(run))
+    again = await Evolution(config, run).integrate(BASELINE, lanes, finals)  # resumed: read back, not redone
+    assert again == library
