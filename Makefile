@@ -17,10 +17,11 @@ $(VENV)/.installed: pyproject.toml requirements.lock
 system-deps:
 	@scripts/system-deps.sh
 
+# evolve on tasks/pool (sim) → integrate → merge → freeze → eval on tasks/heldout → HTML report
 demo: $(VENV)/.installed
-	$(VENV)/bin/modularrsi tasks validate tasks/pool tasks/heldout --out runs/demo-validate
-	rm -rf runs/demo-heldout
-	$(VENV)/bin/modularrsi run --tasks tasks/heldout --model sim -k 3 -n 8 --out runs/demo-heldout
+	rm -rf runs/demo
+	$(VENV)/bin/modularrsi evolve --config configs/demo.yaml --out runs/demo
+	$(VENV)/bin/modularrsi report runs/demo
 
 test: $(VENV)/.installed
 	$(VENV)/bin/ruff check src tests bench

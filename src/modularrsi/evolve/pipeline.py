@@ -202,7 +202,8 @@ class Evolution:
                                     "generation": "gen_0", "generations": ["gen_0"]})
         while (state := _read(state_path))["epochs_done"] < self.config.epochs:
             epoch = state["epochs_done"]
-            outcome = await self.run_epoch(lane, lane_dir, epoch, lane_dir / state["generation"])
+            outcome = await self.run_epoch(lane, lane_dir, epoch, lane_dir / state["generation"],
+                                           f"gen_{len(state['generations'])}")
             generations = state["generations"]
             if outcome["promoted_as"] and outcome["promoted_as"] not in generations:
                 generations = [*generations, outcome["promoted_as"]]
@@ -211,7 +212,9 @@ class Evolution:
                                     "generations": generations})
         return lane_dir / _read(state_path)["generation"]
 
-    async def run_epoch(self, lane: Lane, lane_dir: Path, epoch: int, parent: Path) -> dict[str, Any]:
+    async def run_epoch(self, lane: Lane, lane_dir: Path, epoch: int, parent: Path,
+                        next_name: str) -> dict[str, Any]:
+        """One epoch of one lane; a promoted change becomes ``lane_dir/next_name``."""
         edir = lane_dir / f"epoch_{epoch}"
         if (edir / "outcome.json").is_file():
             return _read(edir / "outcome.json")
@@ -249,7 +252,7 @@ class Evolution:
                     break  # retry only a patch the editor got wrong; measured ineffectiveness is final
         promoted_as = None
         if promoted:
-            name = f"gen_{epoch + 1}"
+            name = next_name
             target = lane_dir / name
             if not target.exists():
                 copy_generation(generation, target)

@@ -39,6 +39,7 @@ OUTCOME = re.compile(
     r"reward|pass(?:ing)?[ _-]?rate|success[ _-]?rate|pass\s*[@^]\s*\d|\bacc(?:uracy)?\s*[:=]?\s*\d"
     r"|\b\d+\s*(?:/|of|out of)\s*\d+\s*(?:attempts?|runs?|trials?|rollouts?)?\s*(?:pass|fail|succe)"
     r"|\b(?:passed|failed)\s+\d+\s*(?:/|of|out of)\s*\d+|\d+(?:\.\d+)?\s*%\s*(?:pass|success|fail)"
+    r"|\b(?:all|both|none of the|\d+)\s+(?:\d+\s+)?(?:attempts?|runs?|trials?|rollouts?)\s+(?:passed|failed|succeeded)"
     r"|/tests\b|/solution\b|solve\.sh|test\.sh|test_outputs|/logs/verifier|\bverifier\s+(?:output|result|log)",
     re.IGNORECASE)
 TEST_CONTENT = re.compile(r"\bassert\b|pytest|expected output|\bexpected\s*[:=]", re.IGNORECASE)
