@@ -159,7 +159,8 @@ async def test_eight_parallel_sandboxes_do_not_interfere(task_factory, tmp_path)
     boxes = await asyncio.gather(*(started(task, tmp_path / f"t{i}") for i in range(8)))
     try:
         script = ("echo {i} > /app/id && echo {i} > /tmp/id && "
-                  "(python3 -m http.server 8080 --bind 127.0.0.1 >/dev/null 2>&1 &) && sleep 0.7 && "
+                  "(python3 -m http.server 8080 --bind 127.0.0.1 >/dev/null 2>&1 &) && "
+                  "for _ in $(seq 250); do curl -s -o /dev/null http://127.0.0.1:8080/ && break; sleep 0.1; done; "
                   "curl -s -o /dev/null -w '%{{http_code}}' http://127.0.0.1:8080/ && cat /app/id /tmp/id")
         results = await asyncio.gather(*(b.exec(script.format(i=i), timeout_sec=30) for i, b in enumerate(boxes)))
         for i, result in enumerate(results):
