@@ -54,7 +54,7 @@ class Privileges:
 
 
 class ExecServer:
-    """A running ``execd`` for one sandbox; create with :meth:`start`."""
+    """A running ``execd`` for one sandbox: :meth:`spawn`, then :meth:`enter` the sandbox."""
 
     def __init__(self, proc: asyncio.subprocess.Process, sock: socket.socket, log: Path):
         self._proc, self._sock, self._log = proc, sock, log
@@ -66,12 +66,12 @@ class ExecServer:
         self._loop.add_reader(sock.fileno(), self._on_readable)
 
     @classmethod
-    async def start(cls, target_pid: int, wrap: Callable[[list[str]], list[str]], log: Path) -> ExecServer:
-        """Start ``execd`` for the sandbox whose init is ``target_pid``; ``wrap`` puts it into the
-        sandbox's cgroups (see :mod:`modularrsi.sandbox.limits`). Raises ExecServerUnavailable."""
+    async def spawn(cls, wrap: Callable[[list[str]], list[str]], log: Path) -> ExecServer:
+        """Start ``execd``'s interpreter (its start-up overlaps the sandbox's); ``wrap`` puts it into
+        the sandbox's cgroups (see :mod:`modularrsi.sandbox.limits`). Then call :meth:`enter`."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         ours.setblocking(False)
-        argv = [sys.executable, "-I", "-S", str(EXECD), str(theirs.fileno()), str(target_pid)]
+        argv = [sys.executable, "-I", "-S", str(EXECD), str(theirs.fileno())]
         try:
             with log.open("wb") as errors:
                 proc = await asyncio.create_subprocess_exec(
@@ -79,13 +79,17 @@ class ExecServer:
                     stdout=asyncio.subprocess.DEVNULL, stderr=errors, start_new_session=True)
         finally:
             theirs.close()
-        server = cls(proc, ours, log)
+        return cls(proc, ours, log)
+
+    async def enter(self, target_pid: int) -> None:
+        """Move the server into the sandbox whose init is ``target_pid``; ExecServerUnavailable
+        (and the server closed) when it cannot."""
         try:
-            await asyncio.wait_for(asyncio.shield(server._ready), START_TIMEOUT_S)
-        except (TimeoutError, ExecServerDied) as exc:
-            await server.close()
+            self._send({"op": "enter", "pid": target_pid})
+            await asyncio.wait_for(asyncio.shield(self._ready), START_TIMEOUT_S)
+        except (TimeoutError, ExecServerDied, ExecServerUnavailable) as exc:
+            await self.close()
             raise ExecServerUnavailable(f"exec server did not start: {exc or 'no answer'}") from None
-        return server
 
     @property
     def pid(self) -> int:

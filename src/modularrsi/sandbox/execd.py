@@ -1,12 +1,13 @@
 """execd: the exec server of one LocalSandbox. A standalone program (stdlib only), never imported.
 
-    python -I -S execd.py SOCKET_FD TARGET_PID
+    python -I -S execd.py SOCKET_FD
 
-LocalSandbox starts it once per sandbox, already inside the sandbox's cgroups. It joins the ipc,
-uts, net and mount namespaces of TARGET_PID (the sandbox's init), takes that process's root and
-working directory, and sets the pid namespace of its future children to the sandbox's; then it
-serves requests on SOCKET_FD, a ``SOCK_SEQPACKET`` socket (one ``marshal``-encoded dict per message:
-both ends run the same interpreter):
+LocalSandbox starts it once per sandbox, already inside the sandbox's cgroups, while bubblewrap is
+still setting the sandbox up. It talks over SOCKET_FD, a ``SOCK_SEQPACKET`` socket (one
+``marshal``-encoded dict per message: both ends run the same interpreter). The first message,
+``{"op": "enter", "pid": P}``, names the sandbox's init: the server joins P's ipc, uts, net and
+mount namespaces, takes P's root and working directory, and sets the pid namespace of its future
+children to P's. Then it serves:
 
 - ``{"op": "run", "id": N}`` carrying three fds (a file holding the request, the stdout file,
   the stderr file): one fork; the child starts a new session inside the sandbox's pid namespace,
@@ -226,8 +227,11 @@ def main() -> None:
     os.set_inheritable(sock.fileno(), False)
     with open("/proc/sys/kernel/cap_last_cap") as f:
         last_cap = int(f.read())
+    data = sock.recv(1 << 16)
+    if not data:
+        return
     try:
-        enter(int(sys.argv[2]))
+        enter(int(marshal.loads(data)["pid"]))
     except OSError as exc:
         sock.send(marshal.dumps({"fatal": f"cannot enter the sandbox: {exc}"}))
         sys.exit(1)

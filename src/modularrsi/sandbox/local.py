@@ -172,9 +172,14 @@ class LocalSandbox(BaseEnvironment):
             host_dir.mkdir(parents=True, exist_ok=True)
         name = f"{self.session_id}-{os.getpid()}-{id(self):x}".replace("/", "_")
         self._enforcer = make_enforcer(name, self._limits())
-        await self._launch()
+        self._server = await self._spawn_exec_server()
         try:
-            await self._start_exec_server()
+            await self._launch()
+        except BaseException:
+            await self.stop(delete=False)
+            raise
+        try:
+            await self._enter_exec_server()
             await self._build()
         except BaseException:
             await self.stop(delete=True)
@@ -213,13 +218,24 @@ class LocalSandbox(BaseEnvironment):
             raise SandboxBuildFailedError(f"LocalSandbox: bubblewrap failed to start: {err}")
         self._child_pid = int(json.loads(info)["child-pid"])
 
-    async def _start_exec_server(self) -> None:
+    async def _spawn_exec_server(self) -> ExecServer | None:
         opts: LocalSandboxOptions = self.options  # type: ignore[assignment]
         if not opts.exec_server:
+            return None
+        try:
+            return await ExecServer.spawn(self._enforcer.wrap, self._root / "execd.log")
+        except OSError as exc:
+            self.logger.warning("LocalSandbox %s: cannot start the exec server (%s); using an nsenter chain "
+                                "per command", self.session_id, exc)
+            return None
+
+    async def _enter_exec_server(self) -> None:
+        if self._server is None:
             return
         try:
-            self._server = await ExecServer.start(self._child_pid, self._enforcer.wrap, self._root / "execd.log")
+            await self._server.enter(self._child_pid)
         except ExecServerUnavailable as exc:
+            self._server = None
             self.logger.warning("LocalSandbox %s: %s; using an nsenter chain per command", self.session_id, exc)
 
     async def _build(self) -> None:
