@@ -143,3 +143,23 @@ async def test_server_and_nsenter_chain_give_commands_the_same_world(task_factor
             await box.stop(delete=True)
     assert outputs[True] == outputs[False]
     assert outputs[True][3] == 125 and outputs[True][4] == "No such file or directory"
+
+
+async def test_a_dead_spawner_is_replaced(task_factory, tmp_path):
+    from modularrsi.sandbox.exec_server import Spawner
+
+    first = await started(task_factory(), tmp_path / "a")
+    try:
+        spawner = Spawner._current
+        assert spawner is not None and first._server is not None
+        os.kill(spawner._proc.pid, signal.SIGKILL)
+        spawner._proc.wait()
+        assert (await first.exec("echo served")).stdout == "served\n", "running servers outlive the spawner"
+        second = await started(task_factory(), tmp_path / "b")
+        try:
+            assert second._server is not None and Spawner._current is not spawner
+            assert (await second.exec("echo fresh")).stdout == "fresh\n"
+        finally:
+            await second.stop(delete=True)
+    finally:
+        await first.stop(delete=True)

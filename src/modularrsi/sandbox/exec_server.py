@@ -1,5 +1,7 @@
 """The orchestrator's end of a sandbox's exec server (``execd.py``): one process per sandbox that
 runs each command with a single fork, instead of a fresh ``sh → nsenter → setpriv → env`` chain.
+Servers are forked by one warm spawner per orchestrating process (:class:`Spawner`), started on
+first use.
 
 Invariants:
 - one :class:`ExecServer` serves one sandbox from one event loop (the loop it was started in);
@@ -19,11 +21,12 @@ import contextlib
 import itertools
 import marshal
 import os
-import signal
 import socket
+import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -53,11 +56,59 @@ class Privileges:
     keep_caps: tuple[str, ...]
 
 
-class ExecServer:
-    """A running ``execd`` for one sandbox: :meth:`spawn`, then :meth:`enter` the sandbox."""
+class Spawner:
+    """The process-wide ``execd`` spawner; thread-safe, usable from any event loop."""
 
-    def __init__(self, proc: asyncio.subprocess.Process, sock: socket.socket, log: Path):
-        self._proc, self._sock, self._log = proc, sock, log
+    _lock = threading.Lock()
+    _current: Spawner | None = None
+
+    def __init__(self) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            self._proc = subprocess.Popen([sys.executable, "-I", "-S", str(EXECD), str(theirs.fileno())],
+                                          pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
+                                          stdout=subprocess.DEVNULL, start_new_session=True)
+        finally:
+            theirs.close()
+        self._sock, self._owner = ours, os.getpid()
+        self._sock.settimeout(START_TIMEOUT_S)
+        if self._receive().get("ready") is not True:
+            raise OSError("the exec server spawner did not start")
+
+    def _receive(self) -> dict:
+        data = self._sock.recv(1 << 16)
+        if not data:
+            raise OSError(f"the exec server spawner exited ({self._proc.poll()})")
+        return marshal.loads(data)
+
+    @classmethod
+    def spawn_server(cls, server_sock: socket.socket, log_fd: int) -> int:
+        """Fork a server that talks over ``server_sock`` and logs to ``log_fd``; returns its pid.
+        Raises OSError when no server can be had."""
+        with cls._lock:
+            for attempt in (1, 2):  # a spawner that died (or a forked orchestrator) gets one restart
+                current = cls._current
+                if current is None or current._owner != os.getpid() or current._proc.poll() is not None \
+                        or attempt == 2:
+                    cls._current = Spawner()
+                try:
+                    socket.send_fds(cls._current._sock, [marshal.dumps({"op": "spawn"})],
+                                    [server_sock.fileno(), log_fd])
+                    reply = cls._current._receive()
+                    break
+                except OSError:
+                    if attempt == 2:
+                        raise
+        if "error" in reply:
+            raise OSError(reply["error"])
+        return int(reply["pid"])
+
+
+class ExecServer:
+    """A running ``execd`` server for one sandbox: :meth:`spawn`, then :meth:`enter` the sandbox."""
+
+    def __init__(self, pid: int, sock: socket.socket, log: Path):
+        self._pid, self._sock, self._log = pid, sock, log
         self._loop = asyncio.get_running_loop()
         self._pending: dict[int, asyncio.Future[int]] = {}
         self._ids = itertools.count(1)
@@ -66,26 +117,26 @@ class ExecServer:
         self._loop.add_reader(sock.fileno(), self._on_readable)
 
     @classmethod
-    async def spawn(cls, wrap: Callable[[list[str]], list[str]], log: Path) -> ExecServer:
-        """Start ``execd``'s interpreter (its start-up overlaps the sandbox's); ``wrap`` puts it into
-        the sandbox's cgroups (see :mod:`modularrsi.sandbox.limits`). Then call :meth:`enter`."""
+    def spawn(cls, log: Path) -> ExecServer:
+        """A fresh server, not yet in any sandbox; OSError when none can be had."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        ours.setblocking(False)
-        argv = [sys.executable, "-I", "-S", str(EXECD), str(theirs.fileno())]
         try:
             with log.open("wb") as errors:
-                proc = await asyncio.create_subprocess_exec(
-                    *wrap(argv), pass_fds=(theirs.fileno(),), stdin=asyncio.subprocess.DEVNULL,
-                    stdout=asyncio.subprocess.DEVNULL, stderr=errors, start_new_session=True)
+                pid = Spawner.spawn_server(theirs, errors.fileno())
+        except BaseException:
+            ours.close()
+            raise
         finally:
             theirs.close()
-        return cls(proc, ours, log)
+        ours.setblocking(False)
+        return cls(pid, ours, log)
 
-    async def enter(self, target_pid: int) -> None:
-        """Move the server into the sandbox whose init is ``target_pid``; ExecServerUnavailable
-        (and the server closed) when it cannot."""
+    async def enter(self, target_pid: int, join_spec: dict) -> None:
+        """Move the server into the sandbox whose init is ``target_pid`` and into its cgroups and
+        rlimits (``join_spec``, see :mod:`modularrsi.sandbox.limits`); ExecServerUnavailable (and the
+        server closed) when it cannot."""
         try:
-            self._send({"op": "enter", "pid": target_pid})
+            self._send({"op": "enter", "pid": target_pid, **join_spec})
             await asyncio.wait_for(asyncio.shield(self._ready), START_TIMEOUT_S)
         except (TimeoutError, ExecServerDied, ExecServerUnavailable) as exc:
             await self.close()
@@ -93,7 +144,7 @@ class ExecServer:
 
     @property
     def pid(self) -> int:
-        return self._proc.pid
+        return self._pid
 
     @property
     def usable(self) -> bool:
@@ -135,7 +186,7 @@ class ExecServer:
         tail = ""
         with contextlib.suppress(OSError):
             tail = self._log.read_text(errors="replace").strip()[-300:]
-        self.death = self.death or f"exec server (pid {self._proc.pid}) exited" + (f": {tail}" if tail else "")
+        self.death = self.death or f"exec server (pid {self._pid}) exited" + (f": {tail}" if tail else "")
         for future in [self._ready, *self._pending.values()]:
             if not future.done():
                 future.set_exception(ExecServerDied(self.death))
@@ -177,14 +228,12 @@ class ExecServer:
             raise
 
     async def close(self) -> None:
-        """Stop the server (commands it started keep running until the sandbox stops)."""
+        """Stop the server: it exits when its socket closes (commands it started keep running until
+        the sandbox stops)."""
         if self.death is None:
             self.death = "exec server closed"
             self._loop.remove_reader(self._sock.fileno())
         self._sock.close()
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self._proc.pid, signal.SIGKILL)
-        await self._proc.wait()
         for future in self._pending.values():
             if not future.done():
                 future.set_exception(ExecServerDied(self.death))

@@ -1,13 +1,17 @@
-"""execd: the exec server of one LocalSandbox. A standalone program (stdlib only), never imported.
+"""execd: the exec servers of LocalSandbox. A standalone program (stdlib only), never imported.
 
     python -I -S execd.py SOCKET_FD
 
-LocalSandbox starts it once per sandbox, already inside the sandbox's cgroups, while bubblewrap is
-still setting the sandbox up. It talks over SOCKET_FD, a ``SOCK_SEQPACKET`` socket (one
-``marshal``-encoded dict per message: both ends run the same interpreter). The first message,
-``{"op": "enter", "pid": P}``, names the sandbox's init: the server joins P's ipc, uts, net and
-mount namespaces, takes P's root and working directory, and sets the pid namespace of its future
-children to P's. Then it serves:
+One execd per orchestrating process is the *spawner*: started once, it waits on SOCKET_FD (a
+``SOCK_SEQPACKET`` socket; one ``marshal``-encoded dict per message, both ends run the same
+interpreter) for ``{"op": "spawn"}`` messages carrying two fds (the new server's socket, its log),
+forks a *server* for one sandbox and answers ``{"pid": PID}``. Forking a warm interpreter costs a
+millisecond; starting one costs tens, once per trial.
+
+A server first waits for ``{"op": "enter", "pid": P, "cgroup_procs": [...], "rlimits": {...}}``: it
+writes its pid into each ``cgroup.procs`` file and sets the rlimits (so it and every command are
+charged to the sandbox), joins P's ipc, uts, net and mount namespaces, takes P's root and working
+directory, and sets the pid namespace of its future children to P's. Then it serves:
 
 - ``{"op": "run", "id": N}`` carrying three fds (a file holding the request, the stdout file,
   the stderr file): one fork; the child starts a new session inside the sandbox's pid namespace,
@@ -19,9 +23,9 @@ children to P's. Then it serves:
   command N ends (R = -signal when a signal ended it) and ``{"id": N, "error": "..."}`` when it could
   not fork (e.g. the sandbox's process limit is reached).
 
-Invariants: the server itself stays outside the sandbox's pid namespace, so nothing inside can see
-or signal it; commands never inherit its descriptors; it exits when the socket closes. It imports
-only builtin modules and ctypes: it starts once per sandbox, so its start-up is part of every trial.
+Invariants: a server stays outside the sandbox's pid namespace, so nothing inside can see or signal
+it; commands never inherit its descriptors; the spawner and each server exit when their socket
+closes; the spawner reaps its servers, each server its commands.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import _socket
 import ctypes
 import marshal
 import os
+import resource
 import select
 import sys
 
@@ -222,20 +227,63 @@ class Server:
         self.send({"id": ident, "rc": os.waitstatus_to_exitcode(status)})
 
 
-def main() -> None:
-    sock = _socket.socket(fileno=int(sys.argv[1]))
-    os.set_inheritable(sock.fileno(), False)
-    with open("/proc/sys/kernel/cap_last_cap") as f:
-        last_cap = int(f.read())
+def join(message: dict) -> None:
+    """Join the sandbox's cgroups and rlimits, then its namespaces."""
+    for procs in message["cgroup_procs"]:
+        with open(procs, "w") as f:
+            f.write("0")
+    for name, value in message["rlimits"].items():
+        resource.setrlimit(getattr(resource, name), (value, value))
+    enter(int(message["pid"]))
+
+
+def run_server(sock: _socket.socket, last_cap: int) -> None:
     data = sock.recv(1 << 16)
     if not data:
         return
     try:
-        enter(int(marshal.loads(data)["pid"]))
+        join(marshal.loads(data))
     except OSError as exc:
         sock.send(marshal.dumps({"fatal": f"cannot enter the sandbox: {exc}"}))
-        sys.exit(1)
+        return
     Server(sock, last_cap).serve()
+
+
+def spawn(data: bytes, fds: list[int], last_cap: int, spawner: _socket.socket) -> int:
+    """Fork one server; in the child, never returns."""
+    server_fd, log_fd = fds
+    pid = os.fork()
+    if pid:
+        return pid
+    try:
+        spawner.close()
+        _signal.signal(_signal.SIGCHLD, _signal.SIG_DFL)  # a server reaps its own commands
+        os.setsid()
+        os.dup2(log_fd, 2)
+        os.close(log_fd)
+        run_server(_socket.socket(fileno=server_fd), last_cap)
+    finally:
+        os._exit(0)
+
+
+def main() -> None:
+    spawner = _socket.socket(fileno=int(sys.argv[1]))
+    os.set_inheritable(spawner.fileno(), False)
+    with open("/proc/sys/kernel/cap_last_cap") as f:
+        last_cap = int(f.read())
+    _signal.signal(_signal.SIGCHLD, _signal.SIG_IGN)  # servers are reaped as they exit
+    spawner.send(marshal.dumps({"ready": True}))
+    while True:
+        data, fds = recv_with_fds(spawner, 2)
+        if not data:
+            return
+        try:
+            reply = {"pid": spawn(data, fds, last_cap, spawner)}
+        except OSError as exc:
+            reply = {"error": f"fork failed: {exc.strerror}"}
+        for fd in fds:
+            os.close(fd)
+        spawner.send(marshal.dumps(reply))
 
 
 if __name__ == "__main__":

@@ -223,7 +223,7 @@ class LocalSandbox(BaseEnvironment):
         if not opts.exec_server:
             return None
         try:
-            return await ExecServer.spawn(self._enforcer.wrap, self._root / "execd.log")
+            return ExecServer.spawn(self._root / "execd.log")
         except OSError as exc:
             self.logger.warning("LocalSandbox %s: cannot start the exec server (%s); using an nsenter chain "
                                 "per command", self.session_id, exc)
@@ -233,7 +233,7 @@ class LocalSandbox(BaseEnvironment):
         if self._server is None:
             return
         try:
-            await self._server.enter(self._child_pid)
+            await self._server.enter(self._child_pid, self._enforcer.join_spec())
         except ExecServerUnavailable as exc:
             self._server = None
             self.logger.warning("LocalSandbox %s: %s; using an nsenter chain per command", self.session_id, exc)
