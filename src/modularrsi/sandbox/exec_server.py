@@ -117,12 +117,13 @@ class ExecServer:
         self._loop.add_reader(sock.fileno(), self._on_readable)
 
     @classmethod
-    def spawn(cls, log: Path) -> ExecServer:
-        """A fresh server, not yet in any sandbox; OSError when none can be had."""
+    async def spawn(cls, log: Path) -> ExecServer:
+        """A fresh server, not yet in any sandbox; OSError when none can be had. (The spawner is
+        asked from a worker thread: its answer never waits on this event loop.)"""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             with log.open("wb") as errors:
-                pid = Spawner.spawn_server(theirs, errors.fileno())
+                pid = await asyncio.to_thread(Spawner.spawn_server, theirs, errors.fileno())
         except BaseException:
             ours.close()
             raise

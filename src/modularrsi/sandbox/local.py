@@ -223,7 +223,7 @@ class LocalSandbox(BaseEnvironment):
         if not opts.exec_server:
             return None
         try:
-            return ExecServer.spawn(self._root / "execd.log")
+            return await ExecServer.spawn(self._root / "execd.log")
         except OSError as exc:
             self.logger.warning("LocalSandbox %s: cannot start the exec server (%s); using an nsenter chain "
                                 "per command", self.session_id, exc)
