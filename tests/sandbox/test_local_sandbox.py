@@ -92,6 +92,11 @@ async def test_processes_persist_between_execs_and_die_on_stop(task_factory, tmp
         await box.exec(f"tmux -S /tmp/tm new-session -d -s main && "
                        f"tmux -S /tmp/tm send-keys -t main 'sleep 1000 # {marker}' Enter")
         await box.exec(f"setsid nohup bash -c 'exec -a {marker} sleep 1000' >/dev/null 2>&1 &")
+        for _ in range(200):  # C-c interrupts the sleep only once the pane's shell has started it
+            pane = await box.exec("tmux -S /tmp/tm list-panes -t main -F '#{pane_current_command}'")
+            if pane.stdout.strip() == "sleep":
+                break
+            await asyncio.sleep(0.05)
         await box.exec("tmux -S /tmp/tm send-keys -t main C-c 'echo hi > /app/from_tmux' Enter")
         for _ in range(50):
             if (await box.exec("cat /app/from_tmux")).stdout == "hi\n":
