@@ -3,8 +3,9 @@
     python bench/sandbox.py [--n 200]
 
 Prints median and p90 per exec of ``bash -c 'echo hi'`` for: a plain subprocess (the baseline),
-a one-shot bubblewrap sandbox per command, and LocalSandbox.exec (nsenter into a running sandbox,
-cgroup join, capability drop). Ratios are against the baseline of this run.
+a one-shot bubblewrap sandbox per command, LocalSandbox.exec through its exec server (one fork
+inside the running sandbox) and LocalSandbox.exec with ``exec_server=false`` (a fresh nsenter chain
+per command: cgroup join, namespaces, capability drop). Ratios are against the baseline of this run.
 """
 
 from __future__ import annotations
@@ -53,24 +54,29 @@ async def one_shot_bwrap() -> None:
 def row(name: str, samples: list[float], base: float) -> str:
     median = statistics.median(samples)
     p90 = statistics.quantiles(samples, n=10)[-1]
-    return f"| {name:<32} | {median:8.2f} | {p90:8.2f} | {median / base:6.2f}x |"
+    return f"| {name:<33} | {median:8.2f} | {p90:8.2f} | {median / base:6.2f}x |"
 
 
 async def main(n: int) -> None:
     apply_offline_defaults()
     root = Path(tempfile.mkdtemp(prefix="bench-sandbox-"))
-    box = make_sandbox(write_task(root / "tasks"), root / "trial")
+    task = write_task(root / "tasks")
+    box = make_sandbox(task, root / "trial")
+    chain = make_sandbox(task, root / "chain", exec_server=False)
     await box.start(force_build=False)
+    await chain.start(force_build=False)
     try:
         results = {"plain subprocess (baseline)": await timed(n, plain),
                    "bwrap, new sandbox per exec": await timed(n, one_shot_bwrap),
-                   "LocalSandbox.exec": await timed(n, lambda: box.exec("echo hi"))}
+                   "LocalSandbox.exec (exec server)": await timed(n, lambda: box.exec("echo hi")),
+                   "LocalSandbox.exec (nsenter chain)": await timed(n, lambda: chain.exec("echo hi"))}
     finally:
         await box.stop(delete=True)
+        await chain.stop(delete=True)
     base = statistics.median(results["plain subprocess (baseline)"])
     print(f"exec latency of `bash -c 'echo hi'`, n={n} each (ms)\n")
-    print("| mode                             |   median |      p90 |  ratio |")
-    print("|----------------------------------|----------|----------|--------|")
+    print("| mode                              |   median |      p90 |  ratio |")
+    print("|-----------------------------------|----------|----------|--------|")
     for name, samples in results.items():
         print(row(name, samples, base))
 

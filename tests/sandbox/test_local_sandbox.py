@@ -92,6 +92,11 @@ async def test_processes_persist_between_execs_and_die_on_stop(task_factory, tmp
         await box.exec(f"tmux -S /tmp/tm new-session -d -s main && "
                        f"tmux -S /tmp/tm send-keys -t main 'sleep 1000 # {marker}' Enter")
         await box.exec(f"setsid nohup bash -c 'exec -a {marker} sleep 1000' >/dev/null 2>&1 &")
+        for _ in range(200):  # C-c interrupts the sleep only once the pane's shell has started it
+            pane = await box.exec("tmux -S /tmp/tm list-panes -t main -F '#{pane_current_command}'")
+            if pane.stdout.strip() == "sleep":
+                break
+            await asyncio.sleep(0.05)
         await box.exec("tmux -S /tmp/tm send-keys -t main C-c 'echo hi > /app/from_tmux' Enter")
         for _ in range(50):
             if (await box.exec("cat /app/from_tmux")).stdout == "hi\n":
@@ -159,7 +164,8 @@ async def test_eight_parallel_sandboxes_do_not_interfere(task_factory, tmp_path)
     boxes = await asyncio.gather(*(started(task, tmp_path / f"t{i}") for i in range(8)))
     try:
         script = ("echo {i} > /app/id && echo {i} > /tmp/id && "
-                  "(python3 -m http.server 8080 --bind 127.0.0.1 >/dev/null 2>&1 &) && sleep 0.7 && "
+                  "(python3 -m http.server 8080 --bind 127.0.0.1 >/dev/null 2>&1 &) && "
+                  "for _ in $(seq 250); do curl -s -o /dev/null http://127.0.0.1:8080/ && break; sleep 0.1; done; "
                   "curl -s -o /dev/null -w '%{{http_code}}' http://127.0.0.1:8080/ && cat /app/id /tmp/id")
         results = await asyncio.gather(*(b.exec(script.format(i=i), timeout_sec=30) for i, b in enumerate(boxes)))
         for i, result in enumerate(results):

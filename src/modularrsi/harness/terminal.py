@@ -1,4 +1,8 @@
-"""The kernel's terminal: Harbor's tmux session inside the task environment, plus plain exec."""
+"""The kernel's terminal: Harbor's tmux session inside the task environment, plus plain exec.
+
+Starting the session takes one exec when tmux is present (Harbor's ``TmuxSession.start`` takes three:
+version check, session start, history limit); when it is missing, Harbor's own start installs it.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,10 @@ from pathlib import PurePosixPath
 
 from harbor.agents.terminus_2.tmux_session import TmuxSession
 from harbor.environments.base import BaseEnvironment
+
+#: Exit code of the combined start command when tmux is not installed in the environment.
+TMUX_MISSING = 97
+HISTORY_LIMIT = 10_000_000  # as Harbor sets it
 
 
 class TmuxTerminal:
@@ -22,7 +30,16 @@ class TmuxTerminal:
         self.wait_s = 0.0
 
     async def start(self) -> None:
-        await self.session.start()
+        """Harbor's session start in one command: check tmux, start the session, raise its history
+        limit (a failure there is ignored, as Harbor does)."""
+        command = (f"command -v tmux >/dev/null 2>&1 || exit {TMUX_MISSING}; "
+                   f"{self.session._tmux_start_session} || exit $?; "
+                   f"tmux set-option -g history-limit {HISTORY_LIMIT} >/dev/null 2>&1; exit 0")
+        result = await self.environment.exec(command, user=self.environment.default_user)
+        if result.return_code == TMUX_MISSING:
+            await self.session.start()
+        elif result.return_code != 0:
+            raise RuntimeError(f"Failed to start tmux session. Error: {result.stderr}")
 
     async def send_keys(self, keys: str, min_timeout_sec: float = 0.0) -> None:
         self.keys_sent.append(keys)

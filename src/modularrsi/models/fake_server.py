@@ -23,7 +23,8 @@ or ``{"_raw": text}`` when it is not JSON), in arrival order, before it is answe
 in :attr:`FakeOpenAIServer.headers` (same index, lower-case names); a request
 arriving after the script is exhausted (or when the responder returns ``None``) gets HTTP 500 with
 the error message ``"script exhausted"`` and is counted in :attr:`FakeOpenAIServer.unexpected_calls`
--- a scripted fake fails loudly. The server binds to 127.0.0.1 only. Streaming requests
+-- a scripted fake fails loudly. The server binds to 127.0.0.1 only and answers without delay beyond
+the scripted one (TCP_NODELAY on every connection). Streaming requests
 (``"stream": true``) receive the reply as one server-sent-event chunk.
 
 Command line: ``python -m modularrsi.models.fake_server --script FILE.json [--port N]`` prints the
@@ -228,6 +229,9 @@ def _make_handler(fake: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # TCP_NODELAY, as production servers set it: with keep-alive, Nagle's algorithm held each body
+        # back until the client acknowledged the headers (a delayed ACK: up to ~40 ms per reply).
+        disable_nagle_algorithm = True
 
         def log_message(self, format: str, *args: Any) -> None:
             if fake.verbose:

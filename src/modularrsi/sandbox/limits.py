@@ -2,8 +2,8 @@
 
 A :class:`Limits` value says what a task asked for; :func:`make_enforcer` returns the strongest
 enforcer this host allows. An enforcer wraps every command started in the sandbox (so its whole
-process tree is charged to the sandbox), reports limit hits since the last look, kills everything
-it holds, and removes itself.
+process tree is charged to the sandbox) or says, as data (``join_spec``), how a process joins it by
+itself; it reports limit hits since the last look, kills everything it holds, and removes itself.
 """
 
 from __future__ import annotations
@@ -62,6 +62,15 @@ class RlimitEnforcer:
         if self.limits.pids_max:
             opts.append(f"--nproc={self.limits.pids_max}")
         return ["prlimit", *opts, "--", *argv] if opts else argv
+
+    def join_spec(self) -> dict:
+        """What ``wrap`` does, as data: rlimits (soft = hard) by ``resource`` name."""
+        rlimits = {}
+        if self.limits.memory_mb:
+            rlimits["RLIMIT_AS"] = self.limits.memory_mb * 1024 * 1024 * 2
+        if self.limits.pids_max:
+            rlimits["RLIMIT_NPROC"] = self.limits.pids_max
+        return {"cgroup_procs": [], "rlimits": rlimits}
 
     def hits(self) -> LimitHits:
         return LimitHits()
@@ -125,6 +134,10 @@ class CgroupEnforcer:
         """Move the starting shell into the sandbox's cgroups, then exec ``argv``."""
         joins = "; ".join(f"echo 0 > {shlex.quote(str(d / 'cgroup.procs'))}" for d in self.dirs.values())
         return ["/bin/sh", "-c", f'{joins}; exec "$@"', "sh", *argv]
+
+    def join_spec(self) -> dict:
+        """What ``wrap`` does, as data: the ``cgroup.procs`` files to write one's own pid into."""
+        return {"cgroup_procs": [str(d / "cgroup.procs") for d in self.dirs.values()], "rlimits": {}}
 
     def hits(self) -> LimitHits:
         if self.unified:

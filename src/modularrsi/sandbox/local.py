@@ -1,9 +1,11 @@
 """LocalSandbox: a Harbor environment on bubblewrap, the embedded default of every modularrsi command.
 
 One sandbox is one long-lived ``bwrap`` process holding private mount, pid, ipc, uts and (unless
-the task asks for the network) net namespaces. Every ``exec`` joins those namespaces with
-``nsenter``, so processes started by one command (a tmux server, a service on 127.0.0.1) are seen
-by the next, and all of them die with the sandbox's pid 1 on ``stop``.
+the task asks for the network) net namespaces. Every ``exec`` runs inside those namespaces, so
+processes started by one command (a tmux server, a service on 127.0.0.1) are seen by the next, and
+all of them die with the sandbox's pid 1 on ``stop``. Commands are started by the sandbox's exec
+server (:mod:`modularrsi.sandbox.exec_server`: one fork per command); when it cannot start or has
+died, each command joins the namespaces with its own ``nsenter`` chain instead (same semantics).
 
 Invariants:
 - the host's root is visible read-only; writable paths (the workdir, ``/tmp``, ``$HOME``,
@@ -12,8 +14,10 @@ Invariants:
 - ``/tests`` and ``/solution`` start empty: Harbor uploads them only for the verifier or oracle;
 - commands run as root with Docker's default capability set (no CAP_SYS_ADMIN: no remounts), or
   as the requested user;
-- the whole process tree is charged to the sandbox's cgroups (memory, pids, cpu); a limit hit
-  during a command raises :class:`SandboxLimitExceeded` naming the limit.
+- the whole process tree is charged to the sandbox's cgroups (memory, pids, cpu), the exec server
+  included (one process); a limit hit during a command raises :class:`SandboxLimitExceeded` naming
+  the limit;
+- a command that times out has its process group killed before ``exec`` raises.
 """
 
 from __future__ import annotations
@@ -42,12 +46,15 @@ from modularrsi.sandbox.dockerfile import (
     EnvironmentPlan,
     parse_dockerfile,
 )
+from modularrsi.sandbox.exec_server import ExecServer, ExecServerDied, ExecServerUnavailable, Privileges
 from modularrsi.sandbox.host import check_host_requirements, host_root_entries, require_tools
 from modularrsi.sandbox.limits import LimitHits, Limits, make_enforcer
+from modularrsi.sandbox.nsenter_chain import run_chain
 
 DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 #: Docker's default capability set, minus raw sockets, mknod and chroot.
-ROOT_CAPS = "chown,dac_override,fowner,fsetid,kill,setgid,setuid,setpcap,net_bind_service,audit_write,setfcap"
+ROOT_CAPS = ("chown", "dac_override", "fowner", "fsetid", "kill", "setgid", "setuid", "setpcap", "net_bind_service",
+             "audit_write", "setfcap")
 PRIVATE_DIRS = ("/tmp", "/root", "/home", "/tests", "/solution", "/installed-agent")
 
 
@@ -65,6 +72,8 @@ class LocalSandboxOptions(EnvironmentOptions):
                                 "writable (each becomes a private directory).")
     keep_files: bool = Field(default=False, description="Keep the sandbox's host directory after "
                              "stop (it lives under the trial directory).")
+    exec_server: bool = Field(default=True, description="Start commands from a per-sandbox exec server "
+                              "(one fork each); false: a fresh nsenter chain per command.")
 
 
 class LocalSandbox(BaseEnvironment):
@@ -76,6 +85,7 @@ class LocalSandbox(BaseEnvironment):
         self._plan: EnvironmentPlan | None = None
         self._proc: asyncio.subprocess.Process | None = None
         self._child_pid: int | None = None
+        self._server: ExecServer | None = None
         self._enforcer = None
         self._hits = LimitHits()
         super().__init__(*args, **kwargs)
@@ -162,8 +172,14 @@ class LocalSandbox(BaseEnvironment):
             host_dir.mkdir(parents=True, exist_ok=True)
         name = f"{self.session_id}-{os.getpid()}-{id(self):x}".replace("/", "_")
         self._enforcer = make_enforcer(name, self._limits())
-        await self._launch()
+        self._server = await self._spawn_exec_server()
         try:
+            await self._launch()
+        except BaseException:
+            await self.stop(delete=False)
+            raise
+        try:
+            await self._enter_exec_server()
             await self._build()
         except BaseException:
             await self.stop(delete=True)
@@ -202,6 +218,26 @@ class LocalSandbox(BaseEnvironment):
             raise SandboxBuildFailedError(f"LocalSandbox: bubblewrap failed to start: {err}")
         self._child_pid = int(json.loads(info)["child-pid"])
 
+    async def _spawn_exec_server(self) -> ExecServer | None:
+        opts: LocalSandboxOptions = self.options  # type: ignore[assignment]
+        if not opts.exec_server:
+            return None
+        try:
+            return await ExecServer.spawn(self._root / "execd.log")
+        except OSError as exc:
+            self.logger.warning("LocalSandbox %s: cannot start the exec server (%s); using an nsenter chain "
+                                "per command", self.session_id, exc)
+            return None
+
+    async def _enter_exec_server(self) -> None:
+        if self._server is None:
+            return
+        try:
+            await self._server.enter(self._child_pid, self._enforcer.join_spec())
+        except ExecServerUnavailable as exc:
+            self._server = None
+            self.logger.warning("LocalSandbox %s: %s; using an nsenter chain per command", self.session_id, exc)
+
     async def _build(self) -> None:
         assert self._plan is not None
         dockerfile = self.environment_dir / "Dockerfile"
@@ -234,6 +270,9 @@ class LocalSandbox(BaseEnvironment):
                 shutil.copy2(src, dest)
 
     async def stop(self, delete: bool) -> None:
+        if self._server is not None:
+            await self._server.close()
+            self._server = None
         if self._proc is not None and self._proc.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self._proc.pid, signal.SIGKILL)
@@ -253,41 +292,50 @@ class LocalSandbox(BaseEnvironment):
                 "USER": "root", "HOSTNAME": "sandbox"}
         return {**base, **self._plan.env, **(self._merge_env(env) or {})}
 
-    def _privileges(self, user: str | int | None) -> tuple[list[str], dict[str, str]]:
+    def _privileges(self, user: str | int | None) -> tuple[Privileges, dict[str, str]]:
         if user in (None, "root", 0, "0"):
-            return ["setpriv", "--no-new-privs", f"--bounding-set=-all,+{ROOT_CAPS.replace(',', ',+')}",
-                    "--"], {}
+            return Privileges(None, None, ROOT_CAPS), {}
         try:
             entry = pwd.getpwuid(int(user)) if str(user).isdigit() else pwd.getpwnam(str(user))
         except KeyError:
             raise ValueError(f"LocalSandbox: user '{user}' does not exist on this host") from None
-        drop = ["setpriv", "--no-new-privs", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}",
-                "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--"]
-        return drop, {"USER": entry.pw_name}
+        return Privileges(entry.pw_uid, entry.pw_gid, ()), {"USER": entry.pw_name}
 
     async def exec(self, command: str, cwd: str | None = None, env: dict[str, str] | None = None,
                    timeout_sec: int | None = None, user: str | int | None = None) -> ExecResult:
         if self._child_pid is None:
             raise RuntimeError("LocalSandbox: exec before start (or after stop)")
-        drop, user_env = self._privileges(self._resolve_user(user))
-        inner = ["nsenter", "-t", str(self._child_pid), "-m", "-u", "-i", "-n", "-p", "-r", "-w",
-                 "--", *drop, "env", f"--chdir={cwd or self.workdir}", "bash", "-c", command]
+        who, user_env = self._privileges(self._resolve_user(user))
+        full_env = {**self._exec_env(env), **user_env}
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-            proc = await asyncio.create_subprocess_exec(
-                *self._enforcer.wrap(inner), stdin=asyncio.subprocess.DEVNULL, stdout=out,
-                stderr=err, env={**self._exec_env(env), **user_env}, start_new_session=True)
             try:
-                await asyncio.wait_for(proc.wait(), timeout=timeout_sec)
-            except (TimeoutError, asyncio.CancelledError):
-                _kill_group(proc.pid)
-                await proc.wait()
-                if timeout_sec is not None:
-                    self._raise_on_limit_hit(command)
-                    raise RuntimeError(f"Command timed out after {timeout_sec} seconds") from None
-                raise
+                code = await self._run(command, cwd or self.workdir, full_env, who, out, err, timeout_sec)
+            except TimeoutError:
+                self._raise_on_limit_hit(command)
+                raise RuntimeError(f"Command timed out after {timeout_sec} seconds") from None
             stdout, stderr = _read(out), _read(err)
         self._raise_on_limit_hit(command)
-        return ExecResult(stdout=stdout, stderr=stderr, return_code=proc.returncode)
+        return ExecResult(stdout=stdout, stderr=stderr, return_code=code)
+
+    async def _run(self, command: str, cwd: str, env: dict[str, str], who: Privileges, out: Any, err: Any,
+                   timeout_sec: int | None) -> int:
+        """Exit code of ``bash -c command``; TimeoutError once a timed-out command's group is killed."""
+        if self._server is not None and self._server.death is not None:
+            server, self._server = self._server, None
+            self.logger.warning("LocalSandbox %s: %s; using an nsenter chain per command from now on",
+                                self.session_id, server.death)
+            await server.close()
+        if self._server is not None and self._server.usable:
+            try:
+                return await self._server.run(command, cwd, env, who, out, err, timeout_sec)
+            except ExecServerDied as exc:
+                raise RuntimeError(f"LocalSandbox {self.session_id}: {exc}; the outcome of this command is "
+                                   f"unknown: {command[:120]}") from None
+            except ExecServerUnavailable as exc:
+                self.logger.warning("LocalSandbox %s: %s; using an nsenter chain per command from now on",
+                                    self.session_id, exc)
+        return await run_chain(self._child_pid, self._enforcer.wrap, command, cwd, env, who, out, err,
+                               timeout_sec)
 
     def _raise_on_limit_hit(self, command: str) -> None:
         now = self._enforcer.hits()
@@ -329,11 +377,6 @@ def _check_workdir(workdir: str, dockerfile: Path) -> None:
         raise SandboxBuildFailedError(
             f"{dockerfile}: WORKDIR {workdir} lies inside the host's read-only {top}; "
             "use a fresh top-level directory such as /app")
-
-
-def _kill_group(pid: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGKILL)
 
 
 def _read(handle: Any) -> str:
