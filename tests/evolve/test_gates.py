@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from testutil import REPO
+from testutil import QUIT_EARLY, REPO
 
 from modularrsi.evolve.gates.constructs import ConstructRules, construct_problems
 from modularrsi.evolve.gates.execution import ExecutionConfig, ExecutionGate, Pair, Sample, decide, sign_test_p
@@ -265,23 +265,6 @@ def test_sign_test_is_the_exact_one_sided_binomial_tail():
     assert sign_test_p(0, 0) == 1.0 and sign_test_p(0, 3) == 1.0
 
 
-QUIT_EARLY = '''"""An obviously harmful loop: it acts once and then declares the episode complete."""
-
-from modularrsi.harness.protocols import Ending
-
-MODULE = "agent_loop"
-ROLE = "core"
-DESCRIPTION = "Sends one prompt, executes one reply and ends the episode as completed, whatever happened."
-PARAMETERS = {}
-
-
-async def run(loop):
-    prompt = await loop.initial_prompt()
-    reply = await loop.query(prompt)
-    if not reply.error:
-        await loop.execute(reply)
-    return Ending("completed", loop.state.turn)
-'''
 
 
 async def test_execution_gate_pairs_parent_and_staging_on_real_runs(tmp_path):

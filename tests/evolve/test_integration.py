@@ -4,8 +4,9 @@ reverting the offending module under the gates (real sim runs)."""
 from __future__ import annotations
 
 import json
+import shutil
 
-from testutil import REPO, SAMPLED_TASKS
+from testutil import QUIT_EARLY, REPO, SAMPLED_TASKS
 
 from modularrsi.evolve.config import EvolveConfig
 from modularrsi.evolve.history import History
@@ -17,24 +18,6 @@ from modularrsi.evolve.sim_editor import SimEditor
 from modularrsi.harness import BASELINE
 from modularrsi.harness.library import load_generation, read_sources, write_generation
 from modularrsi.rollouts.run import execute
-
-QUIT_EARLY = '''"""A loop that stops after the first reply (a harmful 'saving')."""
-
-from modularrsi.harness.protocols import Ending
-
-MODULE = "agent_loop"
-ROLE = "core"
-DESCRIPTION = "Sends one prompt, executes one reply and ends the episode."
-PARAMETERS = {}
-
-
-async def run(loop):
-    prompt = await loop.initial_prompt()
-    reply = await loop.query(prompt)
-    if not reply.error:
-        await loop.execute(reply)
-    return Ending("completed", loop.state.turn)
-'''
 
 
 async def test_a_conflict_between_lanes_is_resolved_by_reverting_the_offending_module(tmp_path):
@@ -71,3 +54,27 @@ async def test_a_conflict_between_lanes_is_resolved_by_reverting_the_offending_m
     assert result["library"] == str(library.relative_to(run))
     again = await Evolution(config, run).integrate(BASELINE, lanes, finals)  # resumed: read back, not redone
     assert again == library
+
+    # the same evidence below `conflict_min_tasks` is reported but not resolved (the rollouts are reused)
+    strict = config.model_copy(update={"integration": config.integration.model_copy(
+        update={"conflict_min_tasks": 99})})
+    copy = tmp_path / "strict"
+    shutil.copytree(run, copy, ignore=shutil.ignore_patterns("integration", "history.jsonl"))
+    with TrajectoryMemory.in_run(copy) as memory:
+        evo = Evolution(strict, copy)
+        evo.task_dirs, evo.memory = {p.name: p for p in tasks}, memory
+        kept = await evo.integrate(BASELINE, lanes, finals)
+    assert json.loads((copy / "integration" / "result.json").read_text())["conflicts"]
+    assert kept == copy / "integration" / "combined"
+
+
+async def test_integration_can_combine_without_the_conflict_check(tmp_path):
+    tasks = [REPO / "tasks" / "pool" / t for t in SAMPLED_TASKS]
+    config = EvolveConfig(tasks=tasks, modules=["completion"], integration={"enabled": False})
+    good = SimEditor().propose("completion", "evidence_check", BASELINE, tmp_path / "completion", force="good")
+    evo = Evolution(config, tmp_path / "run")
+    library = await evo.integrate(BASELINE, [Lane(name="completion", modules=["completion"])],
+                                  {"completion": good.staging_dir})
+    result = json.loads((tmp_path / "run" / "integration" / "result.json").read_text())
+    assert "skipped" in result and "run" not in result and not (tmp_path / "run" / "samples").exists()
+    assert changed_modules(library, BASELINE) == ["completion"]

@@ -7,29 +7,9 @@ import asyncio
 import os
 import signal
 import uuid
-from pathlib import Path
 
 import pytest
-from sandbox_helpers import make_sandbox
-
-from modularrsi.sandbox import LocalSandbox
-
-
-async def started(task: Path, trial_dir: Path, **kwargs) -> LocalSandbox:
-    box = make_sandbox(task, trial_dir, **kwargs)
-    await box.start(force_build=False)
-    return box
-
-
-def processes_with(marker: str) -> list[int]:
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            if marker.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
-                found.append(int(pid))
-        except OSError:
-            continue
-    return found
+from sandbox_helpers import processes_with, started
 
 
 async def test_one_server_runs_many_commands(task_factory, tmp_path):

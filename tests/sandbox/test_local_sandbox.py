@@ -3,33 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import socket
 import uuid
 from pathlib import Path
 
 import pytest
 from harbor.environments.base import SandboxBuildFailedError
-from sandbox_helpers import make_sandbox
+from sandbox_helpers import make_sandbox, processes_with, started
 
-from modularrsi.sandbox import LocalSandbox, SandboxLimitExceeded
-
-
-async def started(task: Path, trial_dir: Path, **kwargs) -> LocalSandbox:
-    box = make_sandbox(task, trial_dir, **kwargs)
-    await box.start(force_build=False)
-    return box
-
-
-def processes_with(marker: str) -> list[int]:
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            if marker.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
-                found.append(int(pid))
-        except OSError:
-            continue
-    return found
+from modularrsi.sandbox import SandboxLimitExceeded
 
 
 async def test_only_loopback_and_host_loopback_unreachable(task_factory, tmp_path):

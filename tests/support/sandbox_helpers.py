@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
 
@@ -20,3 +21,21 @@ def make_sandbox(task: Path, trial_dir: Path, network: str | None = None, **kwar
     return LocalSandbox(environment_dir=task / "environment", environment_name=task.name,
                         session_id=f"{task.name}__{trial_dir.name}", trial_paths=paths,
                         task_env_config=config, network_policy=NetworkPolicy(network_mode=mode), **kwargs)
+
+
+async def started(task: Path, trial_dir: Path, **kwargs) -> LocalSandbox:
+    box = make_sandbox(task, trial_dir, **kwargs)
+    await box.start(force_build=False)
+    return box
+
+
+def processes_with(marker: str) -> list[int]:
+    """Pids whose command line contains ``marker``."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if marker.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(int(pid))
+        except OSError:
+            continue
+    return found

@@ -45,3 +45,22 @@ def write_task(root: Path, name: str = "probe", *, dockerfile: str | None = None
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
     return task
+
+#: An agent_loop core function that acts once and ends the episode: a harmful change for gate tests.
+QUIT_EARLY = '''"""An obviously harmful loop: it acts once and then declares the episode complete."""
+
+from modularrsi.harness.protocols import Ending
+
+MODULE = "agent_loop"
+ROLE = "core"
+DESCRIPTION = "Sends one prompt, executes one reply and ends the episode as completed, whatever happened."
+PARAMETERS = {}
+
+
+async def run(loop):
+    prompt = await loop.initial_prompt()
+    reply = await loop.query(prompt)
+    if not reply.error:
+        await loop.execute(reply)
+    return Ending("completed", loop.state.turn)
+'''

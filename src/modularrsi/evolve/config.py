@@ -51,9 +51,10 @@ class GateSettings(BaseModel):
 class IntegrationConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    enabled: bool = Field(default=True, description="Combine the lanes' last generations into one library.")
-    conflict_min_tasks: int = Field(default=1, ge=1, description="Tasks that pass in every attempt under some lane "
-                                    "but in none under the combined library before a conflict is resolved.")
+    enabled: bool = Field(default=True, description="Run the combined library on the pool and resolve conflicts "
+                          "(False: combine the lanes' modules without that check).")
+    conflict_min_tasks: int = Field(default=1, ge=1, description="Confirmed conflict tasks (a lane's generation "
+                                    "passes, the combined library never does) needed before resolving.")
     merge_similarity: float = Field(default=0.9, gt=0, le=1, description="Function Merge: two functions of a "
                                     "module whose normalised code is at least this alike become one.")
 

@@ -157,8 +157,11 @@ async def evaluate(template: RunConfig, baseline: Path, candidate: Path, out: Pa
                    gate: asyncio.Semaphore | None = None) -> EvalResult:
     """Run both generations on ``template.tasks`` (same seeds) into ``out`` and write ``eval.json``.
     Resumable: finished attempts of either side are reused."""
+    from modularrsi.harness.library import load_generation
     from modularrsi.rollouts.run import execute  # here, so that reading eval.json does not load Harbor
 
+    for generation in (baseline, candidate):  # refuse a broken generation before any trial runs
+        load_generation(generation)
     results = []
     for side, generation in (("baseline", baseline), ("candidate", candidate)):
         config = template.model_copy(update={"generation": generation})

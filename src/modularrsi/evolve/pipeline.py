@@ -405,13 +405,15 @@ class Evolution:
             raise RuntimeError(f"{combined}: the combined library does not load: {loaded}")
         result: dict[str, Any] = {"evolved_modules": sorted(evolved), "combined": manifest_id(combined)}
         library = combined
-        if evolved:
+        if not self.config.integration.enabled:
+            result["skipped"] = "integration.enabled is false: lanes combined without the conflict check"
+        elif evolved:
             seed = derived_seed(self.config.seed, "integration")
             tasks = sorted(self.task_dirs)
             run, results = await self.run_generation(combined, seed, tasks)
             conflicts = await self.conflicts(finals, lanes, results, seed)
             result.update(acc=results.overall.acc, run=str(run.relative_to(self.run_dir)), conflicts=conflicts)
-            if conflicts:
+            if len({c["task"] for c in conflicts}) >= self.config.integration.conflict_min_tasks:
                 library = await self.resolve(idir, combined, start, conflicts, results, run, evolved)
         result["library"] = str(library.relative_to(self.run_dir))
         result["generation"] = manifest_id(library)
