@@ -69,6 +69,21 @@ def test_edited_file_without_new_manifest_is_refused(tmp_path):
         load_generation(gen)
 
 
+def test_loading_again_reuses_the_check_but_never_module_state(tmp_path):
+    gen = copy_baseline(tmp_path)
+    path = rewrite(gen, "observation/limit_output.py", OBS.read_text() + "\nSEEN = []\n")
+    first = load_generation(gen).functions["observation/limit_output"]
+    first.code.SEEN.append("trial 1")
+    second = load_generation(gen).functions["observation/limit_output"]
+    assert second.code is not first.code and second.code.SEEN == []
+    assert second.sha256 == first.sha256
+
+    # A changed file is checked again (the cache is keyed by content), even with a re-sealed manifest.
+    rewrite(gen, "observation/limit_output.py", path.read_text() + "import subprocess\n")
+    with pytest.raises(GenerationError, match="forbidden import 'subprocess'"):
+        load_generation(gen)
+
+
 def test_active_set_needs_exactly_one_core(tmp_path):
     gen = copy_baseline(tmp_path)
     manifest = json.loads((gen / "manifest.json").read_text())

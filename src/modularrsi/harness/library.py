@@ -22,7 +22,7 @@ import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
+from types import CodeType, ModuleType
 from typing import Any
 
 from modularrsi.harness.protocols import CONTRACTS, CORE_SLOTS, MODULES
@@ -125,12 +125,38 @@ def check_source(path: Path, source: str) -> ast.Module:
     return tree
 
 
-def _import_file(path: Path, unique: str) -> ModuleType:
+@dataclass(frozen=True)
+class _Checked:
+    """A function file that parsed and passed :func:`check_source`, compiled."""
+
+    sha256: str
+    code: CodeType
+
+
+#: Function files already checked and compiled in this process, by (path, content hash): a trial
+#: loads its generation afresh, and an evolution runs the same generation hundreds of times.
+_CHECKED: dict[tuple[str, str], _Checked] = {}
+
+
+def _checked(path: Path) -> _Checked:
+    """Read ``path``; check and compile it unless this exact content was checked here before."""
+    source = path.read_text()
+    sha = hashlib.sha256(source.encode()).hexdigest()
+    key = (str(path), sha)
+    hit = _CHECKED.get(key)
+    if hit is None:
+        hit = _Checked(sha, compile(check_source(path, source), str(path), "exec"))
+        _CHECKED[key] = hit
+    return hit
+
+
+def _import_file(path: Path, unique: str, code: CodeType) -> ModuleType:
+    """A fresh module object running ``code``: functions never share module state across loads."""
     spec = importlib.util.spec_from_file_location(unique, path)
-    assert spec and spec.loader
+    assert spec
     module = importlib.util.module_from_spec(spec)
     try:
-        spec.loader.exec_module(module)
+        exec(code, module.__dict__)  # noqa: S102 - the file passed check_source above
     except Exception as exc:  # noqa: BLE001 - any import-time failure refuses the generation
         raise GenerationError(f"{path}: fails on import: {type(exc).__name__}: {exc}") from None
     return module
@@ -162,15 +188,13 @@ def check_contract(path: Path, module_dir: str, code: ModuleType) -> tuple[str, 
 
 
 def load_function(path: Path, unique_prefix: str) -> Function:
-    source = path.read_text()
-    check_source(path, source)
+    checked = _checked(path)
     module_dir = path.parent.name
     if module_dir not in MODULES:
         raise GenerationError(f"{path}: modules/{module_dir}/ is not one of {', '.join(MODULES)}")
-    code = _import_file(path, f"{unique_prefix}.{module_dir}.{path.stem}")
+    code = _import_file(path, f"{unique_prefix}.{module_dir}.{path.stem}", checked.code)
     module, role, params = check_contract(path, module_dir, code)
-    return Function(path.stem, module, role, code.DESCRIPTION.strip(), params, path,
-                    hashlib.sha256(source.encode()).hexdigest(), code)
+    return Function(path.stem, module, role, code.DESCRIPTION.strip(), params, path, checked.sha256, code)
 
 
 def load_generation(path: Path) -> Generation:

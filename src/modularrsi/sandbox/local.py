@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import json
 import os
+import posixpath
 import pwd
 import shutil
 import signal
@@ -143,13 +144,16 @@ class LocalSandbox(BaseEnvironment):
         return binds
 
     def _host_path(self, path: str, *, for_write: bool) -> Path:
-        """Where a sandbox path lives on the host (writable binds first, then the read-only root)."""
-        target = PurePosixPath(path if path.startswith("/") else f"{self.workdir}/{path}")
+        """Where a sandbox path lives on the host (writable binds first, then the read-only root).
+        ``..`` is resolved lexically first, so no path maps outside the bind it names."""
+        target = posixpath.normpath(path if path.startswith("/") else f"{self.workdir}/{path}")
+        target = "/" + target.lstrip("/")  # normpath keeps a leading "//"
         binds = self._binds()
-        owners = [p for p in binds if target.is_relative_to(p)]
-        if owners:
-            owner = max(owners, key=lambda p: len(PurePosixPath(p).parts))
-            return binds[owner] / target.relative_to(owner)
+        owner = max((p for p in binds if target == p or target.startswith(p.rstrip("/") + "/")),
+                    key=len, default=None)
+        if owner is not None:
+            rest = target[len(owner.rstrip("/")):].lstrip("/")
+            return binds[owner] / rest if rest else binds[owner]
         if for_write:
             raise PermissionError(
                 f"LocalSandbox: {path} is outside the writable paths ({', '.join(sorted(binds))}); "
