@@ -86,10 +86,10 @@ async def main(latency: float, attempts: int, repeats: int) -> None:
     ideal_attempt_s = len(EPISODE) * latency + WAIT_S
     print(f"scripted model latency {latency:.2f} s; one attempt = {len(EPISODE)} turns, ideal "
           f"{ideal_attempt_s:.2f} s\n")
-    print("| concurrency | attempts | wall s | attempts/min | ideal/min | harness/ideal | floor/ideal "
-          "| harness/floor |")
-    print("|-------------|----------|--------|--------------|-----------|---------------|-------------"
-          "|---------------|")
+    print("| concurrency | attempts | wall s | attempts/min | ideal/min | harness/ideal    | floor/ideal      "
+          "| harness/floor    |")
+    print("|-------------|----------|--------|--------------|-----------|------------------|------------------"
+          "|------------------|")
     with model_server(latency) as url:
         harness, floor = harness_agent(url), floor_agent(latency)
         for name, agent in (("harness", harness), ("floor", floor)):  # imports, caches: not part of the rate
@@ -104,9 +104,9 @@ async def main(latency: float, attempts: int, repeats: int) -> None:
             rates = [n * 60 / w for w in walls]
             floor_rates = [n * 60 / w for w in floors]
             print(f"| {concurrency:>11} | {n:>8} | {statistics.median(walls):6.1f} | "
-                  f"{statistics.median(rates):12.1f} | {ideal:9.1f} | {spread([r / ideal for r in rates]):>13} | "
-                  f"{spread([f / ideal for f in floor_rates]):>11} | "
-                  f"{spread([r / f for r, f in zip(rates, floor_rates, strict=True)]):>13} |", flush=True)
+                  f"{statistics.median(rates):12.1f} | {ideal:9.1f} | {spread([r / ideal for r in rates]):<16} | "
+                  f"{spread([f / ideal for f in floor_rates]):<16} | "
+                  f"{spread([r / f for r, f in zip(rates, floor_rates, strict=True)]):<16} |", flush=True)
 
 
 if __name__ == "__main__":
