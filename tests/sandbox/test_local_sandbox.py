@@ -167,6 +167,10 @@ async def test_tests_and_solution_start_empty_and_uploads_work(task_factory, tmp
         assert (await box.exec("cat /tests/f.txt")).stdout == "payload"
         with pytest.raises(PermissionError, match="outside the writable paths"):
             await box.upload_file(src / "f.txt", "/usr/local/f.txt")
+        with pytest.raises(PermissionError, match="outside the writable paths"):  # no climbing out of a bind
+            await box.upload_file(src / "f.txt", "/tests/../../etc/f.txt")
+        await box.upload_file(src / "f.txt", "rel/../g.txt")  # relative to the workdir
+        assert (await box.exec("cat /app/g.txt")).stdout == "payload"
         await box.download_file("/tests/f.txt", tmp_path / "down.txt")
         assert (tmp_path / "down.txt").read_text() == "payload"
     finally:
