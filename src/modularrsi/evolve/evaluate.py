@@ -23,25 +23,18 @@ from pydantic import BaseModel, ConfigDict
 from scipy.stats import binomtest, wilcoxon
 
 from modularrsi.rollouts.config import RunConfig
-from modularrsi.rollouts.results import RunResults
+from modularrsi.rollouts.results import Estimates, RunResults
 from modularrsi.util.files import write_json
 
 METRICS = ("acc", "pass_at_k", "pass_hat_k", "mean_steps", "tokens", "cost_usd")
 
 
-class Side(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Side(Estimates):
+    """One generation's run in a comparison: its estimates, plus where it came from and its cost."""
+
     generation: str
     path: str
     run: str
-    acc: float
-    acc_ci95: list[float]
-    pass_at_k: float
-    pass_at_k_ci95: list[float]
-    pass_hat_k: float
-    pass_hat_k_ci95: list[float]
-    mean_steps: float
-    mean_steps_ci95: list[float]
     tokens: int
     cost_usd: float
     invalid_attempts: int
@@ -94,9 +87,8 @@ class EvalResult(BaseModel):
 
 def _side(results: RunResults, path: Path, run: Path) -> Side:
     o = results.overall
-    return Side(generation=results.generation, path=str(path), run=str(run), acc=o.acc, acc_ci95=o.acc_ci95,
-                pass_at_k=o.pass_at_k, pass_at_k_ci95=o.pass_at_k_ci95, pass_hat_k=o.pass_hat_k,
-                pass_hat_k_ci95=o.pass_hat_k_ci95, mean_steps=o.mean_steps, mean_steps_ci95=o.mean_steps_ci95,
+    return Side(generation=results.generation, path=str(path), run=str(run),
+                **o.model_dump(include=set(Estimates.model_fields)),
                 tokens=o.input_tokens + o.output_tokens, cost_usd=o.cost_usd, invalid_attempts=o.invalid_attempts)
 
 

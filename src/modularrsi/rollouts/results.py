@@ -11,8 +11,21 @@ from modularrsi.rollouts.metrics import Attempt, summarise
 SCHEMA_VERSION = 1
 
 
-class Overall(BaseModel):
+class Estimates(BaseModel):
+    """The headline metrics of a set of attempts, each with its bootstrap 95 % interval."""
+
     model_config = ConfigDict(extra="forbid")
+    acc: float
+    acc_ci95: list[float]
+    pass_at_k: float
+    pass_at_k_ci95: list[float]
+    pass_hat_k: float
+    pass_hat_k_ci95: list[float]
+    mean_steps: float
+    mean_steps_ci95: list[float]
+
+
+class Overall(Estimates):
     tasks: int
     attempts: int
     k: int
@@ -24,14 +37,6 @@ class Overall(BaseModel):
     all_pass_share: float
     mixed_share: float
     all_fail_share: float
-    acc: float
-    acc_ci95: list[float]
-    pass_at_k: float
-    pass_at_k_ci95: list[float]
-    pass_hat_k: float
-    pass_hat_k_ci95: list[float]
-    mean_steps: float
-    mean_steps_ci95: list[float]
 
 
 class PerTask(BaseModel):
