@@ -16,8 +16,9 @@ from modularrsi.report.synthetic import make_run
 
 @pytest.fixture(scope="session")
 def synthetic_run(tmp_path_factory) -> Path:
+    # seed 9: the merge stage folds a pair, so the lineage test sees a merge
     return make_run(tmp_path_factory.mktemp("report") / "synthetic", tasks=8, epochs=2,
-                    lanes=("agent_loop", "completion", "observation"), k=3, directions=2, seed=1)
+                    lanes=("agent_loop", "completion", "observation"), k=3, directions=2, seed=9)
 
 
 EVOLVE_CONFIG = """\

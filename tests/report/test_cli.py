@@ -55,7 +55,8 @@ def test_show_once_summarises_an_evolution_run(synthetic_run):
         assert lane in result.output
     history = [json.loads(line) for line in (synthetic_run / "history.jsonl").read_text().splitlines()]
     assert f"gate outcomes ({len(history)} proposals)" in result.output
-    assert "tokens 5,000,000" in result.output
+    spent = json.loads((synthetic_run / "budget.json").read_text())["spent"]
+    assert spent["tokens"] > 0 and f"tokens {spent['tokens']:,}" in result.output
 
 
 def test_show_follows_a_running_run_until_it_is_done(synthetic_run, tmp_path):
@@ -74,7 +75,7 @@ def test_show_follows_a_running_run_until_it_is_done(synthetic_run, tmp_path):
     show(run, console, interval=0.1)
     thread.join()
     assert time.monotonic() - started < 30
-    assert "done" in console.export_text()
+    assert "— evolve, done" in console.export_text()
 
 
 def test_server_answers_on_loopback_only(tmp_path):
@@ -113,3 +114,26 @@ def test_report_serve_prints_its_port_and_stops_on_ctrl_c(synthetic_run, tmp_pat
     finally:
         if process.poll() is None:
             process.kill()
+
+
+@pytest.mark.parametrize("rel, content, needle", [
+    ("eval/eval.json", "{not json", "not valid JSON"),
+    ("state.json", "[1]", "expected a JSON object, found list"),
+    ("eval/eval.json", '{"k": 3}', "not a EvalResult this version reads"),
+    ("config.yaml", "epochs: [unclosed", None),  # unreadable plan: shown as unknown, not a crash
+])
+def test_damaged_run_files_give_one_line_errors(synthetic_run, tmp_path, rel, content, needle):
+    run = tmp_path / "damaged"
+    shutil.copytree(synthetic_run, run)
+    (run / "state.json").write_text(json.dumps({"status": "running"}))  # no planned epochs: config.yaml is read
+    (run / rel).write_text(content)
+    for command in (["report", str(run), "--out", str(tmp_path / "r.html")], ["show", str(run), "--once"]):
+        result = runner.invoke(app, command, env={"COLUMNS": "300"})
+        if needle is None:
+            assert result.exit_code == 0, result.output
+            continue
+        assert result.exit_code == 2, result.output
+        assert needle in result.output and str(run / rel) in result.output.replace("\n", "")
+    listing = runner.invoke(app, ["runs", str(tmp_path)], env={"COLUMNS": "300"})
+    assert listing.exit_code == 0, listing.output
+    assert ("unreadable" in listing.output) == (needle is not None)

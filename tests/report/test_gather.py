@@ -66,11 +66,11 @@ def test_lineage_follows_manifests_and_fates(synthetic_run):
     assert lineage.stages[0] == "start"
     ids = {n.id for n in lineage.functions}
     assert all(p in ids for n in lineage.functions for p in n.parents)
-    if (synthetic_run / "merged").is_dir():
-        merge = next(n for n in lineage.functions if n.merged_from)
-        assert len(merge.parents) == 2  # the kept function and the one folded into it
-        retired = [n for n in lineage.functions if n.status == "retired"]
-        assert any(n.note.startswith("merged into") for n in retired)
+    assert (synthetic_run / "merged").is_dir()  # the fixture's seed merges a pair
+    merge = next(n for n in lineage.functions if n.merged_from)
+    assert len(merge.parents) == 2  # the kept function and the one folded into it
+    retired = [n for n in lineage.functions if n.status == "retired"]
+    assert any(n.note.startswith("merged into") for n in retired)
 
 
 def test_case_pairs_a_pass_and_a_fail_of_one_task(synthetic_run):
@@ -89,7 +89,7 @@ def test_flip_matrix_and_headline_from_eval(synthetic_run):
     eval_json = json.loads((synthetic_run / "eval" / "eval.json").read_text())
     assert report.eval.sign_test_p == eval_json["sign_test_p"]
     html = render(report)
-    assert f"{eval_json['sign_test_p']:.3g}" in html
+    assert f"pass→fail {eval_json['pass_to_fail']}: p = {eval_json['sign_test_p']:.3g};" in html
     assert f"fixed <b class=ok>{eval_json['fixed']}</b>" in html
 
 
@@ -125,7 +125,7 @@ def test_a_run_in_progress_renders_what_exists(tmp_path, synthetic_run):
     run = tmp_path / "partial"
     shutil.copytree(synthetic_run, run, ignore=shutil.ignore_patterns("eval", "frozen", "merged", "integration"))
     shutil.rmtree(run / "lanes" / "completion" / "epoch_1")
-    (run / "lanes" / "agent_loop" / "epoch_1" / "buckets.json").write_text("{not json")
+    (run / "lanes" / "agent_loop" / "epoch_1" / "buckets.json").unlink()  # that stage not written yet
     (run / "state.json").write_text(json.dumps({"status": "running", "stage": "lanes", "epochs": 2}))
     report = gather(run)
     assert report.eval is None

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from modularrsi.evolve.signals import Divergence, decisions, first_divergence, load_steps
-from modularrsi.report.gather import Report, read_json, read_model
+from modularrsi.report.gather import Report, read_dict, read_model
 from modularrsi.rollouts.results import RunResults
 
 MAX_CANDIDATES = 12
@@ -71,18 +71,16 @@ def trial_rewards(run_dir: Path) -> dict[str, list[tuple[int, float, Path]]]:
             if row.reward is not None and row.error is None and trial.is_dir():
                 out[row.task].append((row.attempt, row.reward, trial))
         return out
-    from harbor.models.trial.result import TrialResult
+    from modularrsi.evolve.memory import TRIAL_NAME
+    from modularrsi.rollouts.runner import attempt_from_result, read_finished
 
-    from modularrsi.tasks.trials import reward_of
-
-    for result_file in sorted((run_dir / "trials").glob("*__a*/result.json")):
-        task, _, attempt = result_file.parent.name.rpartition("__a")
-        try:
-            reward = reward_of(TrialResult.model_validate_json(result_file.read_text()))
-        except (OSError, ValueError):  # a trial still being written
+    for trial in sorted((run_dir / "trials").glob("*__a*")):  # a run still going: its finished trials
+        match, result = TRIAL_NAME.match(trial.name), read_finished(trial)
+        if match is None or result is None:
             continue
-        if reward is not None and attempt.isdigit():
-            out[task].append((int(attempt), reward, result_file.parent))
+        attempt = attempt_from_result(result, int(match["attempt"]))
+        if attempt.reward is not None and attempt.error is None:  # as results.json counts valid attempts
+            out[match["task"]].append((attempt.attempt, attempt.reward, trial))
     return out
 
 
@@ -127,7 +125,7 @@ def candidates(report: Report) -> list[Candidate]:
         cited, seen = _cited(report), set()
         for lane in report.lanes:
             for epoch in lane.epochs:
-                sample = (read_json(run_dir / "lanes" / lane.name / f"epoch_{epoch.epoch}" / "sample.json") or {})
+                sample = read_dict(run_dir / "lanes" / lane.name / f"epoch_{epoch.epoch}" / "sample.json")
                 if sample.get("run") and sample["run"] not in seen:
                     seen.add(sample["run"])
                     found += _within(run_dir / sample["run"], f"lane {lane.name}, epoch {epoch.epoch}", cited)

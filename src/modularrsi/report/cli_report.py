@@ -28,8 +28,10 @@ def report(
 
     try:
         path = write_report(run_dir, out)
-    except (ValueError, FileNotFoundError) as exc:
+    except ValueError as exc:
         raise _fail(str(exc)) from None
+    except OSError as exc:
+        raise _fail(f"{exc.filename or run_dir}: {exc.strerror or exc}") from None
     console.print(f"report: {path}", highlight=False, soft_wrap=True)
     if serve:
         from modularrsi.report.serve import serve as serve_file
@@ -60,5 +62,7 @@ def show(
 
     try:
         show_run(run_dir, console, once=once)
-    except (ValueError, FileNotFoundError) as exc:
+    except ValueError as exc:
         raise _fail(str(exc)) from None
+    except OSError as exc:
+        raise _fail(f"{exc.filename or run_dir}: {exc.strerror or exc}") from None

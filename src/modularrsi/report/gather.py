@@ -34,22 +34,46 @@ GATES = ("static", "review", "execution")
 SIM_LABEL = "sim: these numbers show the machinery works, not what a real model would gain"
 
 
+class UnreadableRun(ValueError):
+    """A file of the run exists but cannot be read as what it should be; names the file."""
+
+
 def read_json(path: Path) -> Any:
-    """The JSON in ``path``, or None when it is missing or unreadable (a run in progress)."""
+    """The JSON in ``path``; None when the file does not exist (yet: run files are written atomically,
+    so a present file is complete). UnreadableRun when it exists but is not JSON."""
     try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError):
+        text = path.read_text()
+    except FileNotFoundError:
         return None
+    except OSError as exc:
+        raise UnreadableRun(f"{path}: cannot read ({exc.strerror})") from None
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise UnreadableRun(f"{path}: not valid JSON ({exc})") from None
+
+
+def read_dict(path: Path) -> dict[str, Any]:
+    """The JSON object in ``path``; {} when the file does not exist; UnreadableRun when it is something else."""
+    data = read_json(path)
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise UnreadableRun(f"{path}: expected a JSON object, found {type(data).__name__}")
+    return data
 
 
 def read_model[M: BaseModel](path: Path, model: type[M]) -> M | None:
+    """``path`` validated as ``model``; None when it does not exist; UnreadableRun when it does not fit."""
     data = read_json(path)
     if data is None:
         return None
     try:
         return model.model_validate(data)
-    except ValidationError:
-        return None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "(top level)"
+        raise UnreadableRun(f"{path}: {where}: {first['msg']} (not a {model.__name__} this version reads)") from None
 
 
 def read_lines[M: BaseModel](path: Path, model: type[M]) -> list[M]:
@@ -69,7 +93,7 @@ def read_lines[M: BaseModel](path: Path, model: type[M]) -> list[M]:
 
 
 def detect_kind(run_dir: Path) -> Kind | None:
-    lock = read_json(run_dir / "lock.json") or {}
+    lock = read_dict(run_dir / "lock.json")
     if (run_dir / "lanes").is_dir() or "lanes" in lock:
         return "evolve"
     if (run_dir / "eval.json").is_file() or ((run_dir / "baseline").is_dir() and (run_dir / "candidate").is_dir()):
@@ -170,8 +194,8 @@ def _epoch_number(path: Path) -> int:
 
 
 def gather_epoch(lane: str, edir: Path) -> EpochView:
-    sample = read_json(edir / "sample.json") or {}
-    outcome = read_json(edir / "outcome.json") or {}
+    sample = read_dict(edir / "sample.json")
+    outcome = read_dict(edir / "outcome.json")
     return EpochView(lane=lane, epoch=_epoch_number(edir), acc=sample.get("acc", outcome.get("acc")),
                      simulated=bool(sample.get("simulated")), tasks=len(sample.get("tasks", [])),
                      promoted=list(outcome.get("promoted", [])), promoted_as=outcome.get("promoted_as"),
@@ -182,15 +206,16 @@ def gather_epoch(lane: str, edir: Path) -> EpochView:
 
 
 def gather_lanes(run_dir: Path, lock: dict[str, Any]) -> list[LaneView]:
-    names = [lane["name"] for lane in lock.get("lanes", [])]
+    declared = [lane for lane in lock.get("lanes", []) if isinstance(lane, dict) and "name" in lane]
+    names = [lane["name"] for lane in declared]
     root = run_dir / "lanes"
     if root.is_dir():
         names += sorted(p.name for p in root.iterdir() if p.is_dir() and p.name not in names)
-    modules = {lane["name"]: lane.get("modules", []) for lane in lock.get("lanes", [])}
+    modules = {lane["name"]: lane.get("modules", []) for lane in declared}
     lanes = []
     for name in names:
         ldir = root / name
-        state = read_json(ldir / "state.json") or {}
+        state = read_dict(ldir / "state.json")
         edirs = sorted((p for p in ldir.glob("epoch_*") if _epoch_number(p) >= 0), key=_epoch_number)
         lanes.append(LaneView(name=name, modules=modules.get(name) or state.get("modules", [name]),
                               epochs=[gather_epoch(name, e) for e in edirs], epochs_done=state.get("epochs_done", 0),
@@ -214,7 +239,7 @@ def _planned_epochs(run_dir: Path, state: dict[str, Any]) -> int | None:
         import yaml
 
         config = yaml.safe_load((run_dir / "config.yaml").read_text()) or {}
-    except (OSError, ValueError):
+    except (OSError, ValueError, yaml.YAMLError):
         return None
     return config.get("epochs") if isinstance(config, dict) else None
 
@@ -225,10 +250,10 @@ def gather(run_dir: Path, *, with_case: bool = True, with_lineage: bool = True) 
     kind = detect_kind(run_dir)
     if kind is None:
         raise ValueError(f"{run_dir}: not a run directory (no lanes/, eval.json, results.json or config.yaml)")
-    state = read_json(run_dir / "state.json") or {}
-    lock = read_json(run_dir / "lock.json") or {}
+    state = read_dict(run_dir / "state.json")
+    lock = read_dict(run_dir / "lock.json")
     report = Report(kind=kind, run_dir=run_dir, run_id=run_dir.resolve().name, simulated=False, state=state,
-                    lock=lock, budget=read_json(run_dir / "budget.json") or {})
+                    lock=lock, budget=read_dict(run_dir / "budget.json"))
     if kind == "run":
         report.results = read_model(run_dir / "results.json", RunResults)
     elif kind == "eval":

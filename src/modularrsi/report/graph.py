@@ -5,10 +5,11 @@ from each parent version. Box styles: active in the frozen library, present but 
 
 from __future__ import annotations
 
+from modularrsi.harness.protocols import MODULES
 from modularrsi.report.lineage import FunctionNode, Lineage
 from modularrsi.report.svg import esc, svg, text
 
-MODULE_ORDER = ("agent_loop", "tool_use", "observation", "context", "completion")
+MODULE_ORDER = MODULES
 BOX_W, BOX_H, GAP_X, GAP_Y, TOP, LEFT = 210, 34, 56, 12, 34, 12
 
 

@@ -21,7 +21,7 @@ def report_sections(report: Report) -> list[Section]:
         parts = [common.overview(report), common.results_section(report.results), common.case_section(report.case)]
     elif report.kind == "eval":
         parts = [common.overview(report), common.headline(report, "Headline: baseline vs candidate", "candidate"),
-                 common.flip_matrix(report.eval), common.case_section(report.case)]
+                 common.flip_matrix(report.eval, "candidate"), common.case_section(report.case)]
     else:
         parts = [common.overview(report), common.headline(report), evo.lanes_section(report),
                  evo.buckets_section(report), evo.findings_section(report), evo.gates_section(report),

@@ -15,6 +15,7 @@ from modularrsi.report import svg
 from modularrsi.report.cases import Case, TurnView
 from modularrsi.report.gather import Report
 from modularrsi.report.page import Section
+from modularrsi.rollouts.metrics import METRICS, bootstrap_ci
 from modularrsi.rollouts.results import RunResults
 
 esc = svg.esc
@@ -64,12 +65,8 @@ def overview(report: Report) -> Section:
     return Section("overview", "Overview", table(["", ""], rows), "Overview")
 
 
-def _boot(values: list[float], seed: int = 0, n: int = 2000) -> tuple[float, float]:
-    if not values:
-        return 0.0, 0.0
-    data = np.asarray(values, dtype=float)
-    means = data[np.random.default_rng(seed).integers(0, len(data), size=(n, len(data)))].mean(axis=1)
-    return float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
+def _boot(values: list[float]) -> tuple[float, float] | None:
+    return bootstrap_ci(np.asarray(values, dtype=float)) if values else None
 
 
 def _per_task(results: RunResults | None, metric: str) -> tuple[float, float] | None:
@@ -94,7 +91,7 @@ def headline(report: Report, title: str = "Headline: baseline vs frozen generati
         sides = []
         for side_name, side in (("baseline", result.baseline), ("candidate", result.candidate)):
             interval = getattr(side, f"{d.metric}_ci95", None) or _per_task(report.eval_sides.get(side_name), d.metric)
-            value = getattr(side, d.metric) if d.metric in ("acc", "pass_at_k", "pass_hat_k", "mean_steps") else \
+            value = getattr(side, d.metric) if d.metric in METRICS else \
                 (d.baseline if side_name == "baseline" else d.candidate)
             sides += [f"{value:{fmt}}", ci(*interval, fmt) if interval else "—"]
         cls = "ok" if d.diff > 0 else "bad" if d.diff < 0 else ""
@@ -114,7 +111,7 @@ def headline(report: Report, title: str = "Headline: baseline vs frozen generati
     return Section("headline", title, table(head, rows, numeric={1, 3, 5, 7}) + note, "Headline")
 
 
-def flip_matrix(result: EvalResult | None) -> Section | None:
+def flip_matrix(result: EvalResult | None, candidate: str = "evolved") -> Section | None:
     if result is None or not result.flips:
         return None
     k = max(f.attempts for f in result.flips)
@@ -124,16 +121,17 @@ def flip_matrix(result: EvalResult | None) -> Section | None:
     classes = [["empty" if cells[b][c] == 0 else "fix" if c > b else "brk" if c < b else "same"
                 for c in range(k + 1)] for b in range(k + 1)]
     labels = [f"{n}/{k}" for n in range(k + 1)]
-    plot = svg.heatmap(cells, labels, labels, "Tasks by passes under the baseline and the evolved generation",
-                       "baseline passes", "evolved passes", classes)
+    plot = svg.heatmap(cells, labels, labels, f"Tasks by passes under the baseline and the {candidate} generation",
+                       "baseline passes", f"{candidate} passes", classes)
     status = {"fixed": "ok", "broken": "bad", "unchanged": "muted"}
     rows = [[esc(f.task), f"{f.baseline_passes}/{f.attempts}", f"{f.candidate_passes}/{f.attempts}",
              f'<span class="{status[f.status]}">{f.status}</span>'] for f in result.flips]
     summary = (f"<p>fixed <b class=ok>{result.fixed}</b>, broken <b class=bad>{result.broken}</b>, unchanged "
-               f"{result.unchanged} of {result.tasks} tasks. Above the diagonal: more passes after evolution.</p>")
+               f"{result.unchanged} of {result.tasks} tasks. Above the diagonal: more passes with the {candidate} "
+               "generation.</p>")
     details = (f"<details><summary>per task ({len(rows)})</summary>"
-               f"{table(['task', 'baseline', 'evolved', 'status'], rows)}</details>")
-    return Section("flips", "Per-task flips: baseline vs evolved", summary + plot + details, "Flips")
+               f"{table(['task', 'baseline', candidate, 'status'], rows)}</details>")
+    return Section("flips", f"Per-task flips: baseline vs {candidate}", summary + plot + details, "Flips")
 
 
 def results_section(results: RunResults | None) -> Section | None:

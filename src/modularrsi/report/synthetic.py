@@ -248,4 +248,8 @@ def _finish(run_dir: Path, start: str, start_functions: dict[str, str], finals: 
     result = compare(base, cand, k, 0, (run_dir / "start", run_dir / "frozen"),
                      (run_dir / "eval" / "baseline", run_dir / "eval" / "candidate"))
     write_json(run_dir / "eval" / "eval.json", result.model_dump(mode="json"))
-    write_json(run_dir / "budget.json", {"spent": {"calls": 1234, "tokens": 5_000_000, "cost_usd": 0.0}})
+    samples = [RunResults.model_validate_json(p.read_text()) for p in sorted(run_dir.rglob("results.json"))]
+    rows = [row for results in samples for row in results.attempts]
+    write_json(run_dir / "budget.json", {"spent": {"calls": sum(row.steps for row in rows),
+                                                   "tokens": sum(row.input_tokens + row.output_tokens for row in rows),
+                                                   "cost_usd": sum(row.cost_usd for row in rows)}})

@@ -19,7 +19,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from modularrsi.report.gather import SIM_LABEL, Report, detect_kind, gather, read_json
+from modularrsi.report.gather import SIM_LABEL, Report, UnreadableRun, detect_kind, gather, read_dict
 
 
 def discover_runs(root: Path) -> list[Path]:
@@ -51,6 +51,9 @@ def runs_table(root: Path) -> Table:
     for run_dir in discover_runs(root):
         try:
             report = gather(run_dir, with_case=False, with_lineage=False)
+        except UnreadableRun as exc:
+            table.add_row(run_dir.name, "?", f"unreadable: {exc}", "—", "—", "")
+            continue
         except ValueError:
             continue
         best = report.best_acc()
@@ -65,7 +68,7 @@ def _attempts(report: Report) -> tuple[int, int]:
         return int(report.state.get("attempts_done", 0)), int(report.state.get("attempts_total", 0))
     samples = report.run_dir / "samples"
     done = sum(1 for _ in samples.glob("*/trials/*/result.json"))
-    planned = sum(int((read_json(s) or {}).get("attempts_total", 0)) for s in samples.glob("*/state.json"))
+    planned = sum(int(read_dict(s).get("attempts_total", 0)) for s in samples.glob("*/state.json"))
     return done, max(planned, done)
 
 
@@ -74,9 +77,10 @@ def _full_plan(report: Report) -> int | None:
     try:
         import yaml
 
-        k = (yaml.safe_load(config.read_text()) or {}).get("k")
-    except (OSError, ValueError):
+        loaded = yaml.safe_load(config.read_text()) or {}
+    except (OSError, ValueError, yaml.YAMLError):
         return None
+    k = loaded.get("k") if isinstance(loaded, dict) else None
     tasks = len(report.lock.get("tasks", []))
     if not (isinstance(k, int) and tasks and report.planned_epochs):
         return None
