@@ -194,3 +194,41 @@ def test_ablation_switches_run_and_are_recorded(tmp_path, flag, mode, contrast):
         for path in (tmp_path / "run").glob("lanes/*/epoch_0/findings.jsonl"):
             kinds = {json.loads(line)["kind"] for line in path.read_text().splitlines()}
             assert "contrastive" not in kinds
+
+
+# ------------------------------------------------------------------------------------------ stops, bad input
+def test_a_token_cap_stops_the_evolution_by_name_and_resume_finishes_it(tmp_path):
+    settings = {**SMALL, "modules": ["completion"], "epochs": 1, "tasks": SMALL["tasks"][:3], "eval_tasks": [],
+                "max_tokens": 4000}
+    run = tmp_path / "run"
+    stopped = subprocess.run(evolve_cmd("--config", str(write_config(tmp_path / "c.yaml", settings)), "--out",
+                                        str(run)), capture_output=True, text=True, timeout=900)
+    message = " ".join((stopped.stdout + stopped.stderr).split())
+    assert stopped.returncode == 2, message[-2000:]
+    assert "budget stop" in message and f"--resume {run.resolve()}" in message
+    assert json.loads((run / "state.json").read_text())["status"] == "stopped_budget"
+    config = yaml.safe_load((run / "config.yaml").read_text())
+    config["max_tokens"] = None
+    (run / "config.yaml").write_text(yaml.safe_dump(config))
+    done = subprocess.run(evolve_cmd("--resume", str(run)), capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert json.loads((run / "state.json").read_text())["status"] == "done"
+    assert all(c.outcome != "editor_failed" for c in History(run / "history.jsonl").changes.values())
+
+
+def test_bad_evolve_and_eval_input_is_refused_in_one_line_before_anything_is_written(tmp_path):
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "modularrsi.cli", *args], capture_output=True, text=True,
+                              timeout=300, env={**os.environ, "COLUMNS": "400"})
+
+    missing = run("evolve", "--tasks", str(tmp_path / "nowhere"), "--out", str(tmp_path / "new"))
+    assert missing.returncode == 2 and "nowhere" in missing.stderr
+    assert not (tmp_path / "new" / "config.yaml").exists()  # a corrected command can reuse --out
+    resumed = run("evolve", "--resume", str(tmp_path / "new"), "--epochs", "2")
+    assert resumed.returncode == 2 and "drop --epochs" in resumed.stderr
+    (tmp_path / "plain").mkdir()
+    disjoint = run("eval", "--generation", str(BASELINE), "--tasks", SMALL["tasks"][0], "--disjoint-from",
+                   str(tmp_path / "plain"), "--out", str(tmp_path / "ev"))
+    assert disjoint.returncode == 2 and "lock.json" in disjoint.stderr and "Traceback" not in disjoint.stderr
+    for result in (missing, resumed, disjoint):
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr

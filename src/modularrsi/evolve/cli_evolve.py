@@ -10,6 +10,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from modularrsi.models.base import ModelError
+
 console = Console()
 err = Console(stderr=True)
 
@@ -59,6 +61,14 @@ def evolve(
         if joint and monolithic:
             raise ValueError("--joint and --monolithic are different ablations; give one")
         if resume is not None:
+            given = [name for name, value in (("--config", config), ("--tasks", tasks), ("--model", model),
+                                              ("--epochs", epochs), ("-k", k), ("-n", concurrency), ("--seed", seed),
+                                              ("--joint", joint), ("--monolithic", monolithic),
+                                              ("--no-contrast", no_contrast), ("--out", out))
+                     if value is not None and value is not False and value != []]
+            if given:
+                raise ValueError(f"--resume continues {resume} with its own config.yaml; drop {', '.join(given)} "
+                                 "(edit that file to change a setting)")
             if not (resume / "config.yaml").is_file():
                 raise ValueError(f"{resume}: not an evolution run directory (no config.yaml)")
             cfg, run_dir = EvolveConfig.load(resume / "config.yaml"), resume
@@ -72,7 +82,7 @@ def evolve(
             if (run_dir / "config.yaml").exists():
                 raise ValueError(f"{run_dir}: exists already; use --resume {run_dir} to continue it")
         summary = asyncio.run(Evolution(cfg, run_dir.resolve(), [_printer]).run())
-    except (ValueError, FileNotFoundError) as exc:
+    except (ValueError, FileNotFoundError, ModelError) as exc:
         raise _fail(str(exc)) from None
     console.print(f"frozen generation: {run_dir / 'frozen'} ({summary['frozen_id']})")
     if "eval" in summary:
@@ -125,16 +135,22 @@ def eval_command(
 
 
 def _disjoint(paths: list[Path]) -> tuple[list[Path], set[str]]:
-    """Split --disjoint-from into pool manifests and evolution run directories (their lock's tasks)."""
+    """Split --disjoint-from into pool manifests (files) and run directories: an evolution's or a plain
+    run's, whose lock.json names the tasks it ran."""
     import json
 
     manifests, evolved = [], set()
     for path in paths:
-        lock = path / "lock.json"
-        if path.is_dir() and lock.is_file():
-            evolved |= set(json.loads(lock.read_text()).get("tasks", []))
-        else:
+        if not path.is_dir():
             manifests.append(path)
+            continue
+        lock = path / "lock.json"
+        try:
+            tasks = json.loads(lock.read_text()).get("tasks", [])
+            evolved |= {t["name"] if isinstance(t, dict) else str(t) for t in tasks}
+        except (OSError, ValueError, AttributeError, KeyError, TypeError) as exc:
+            raise ValueError(f"--disjoint-from {path}: a directory must be a run directory with a readable "
+                             f"lock.json listing its tasks ({type(exc).__name__}: {exc})") from None
     return manifests, evolved
 
 

@@ -35,7 +35,7 @@ from modularrsi.harness.library import (
     write_generation,
 )
 from modularrsi.harness.protocols import CONTRACTS, MODULES
-from modularrsi.models.base import ChatModel, Message, ModelError
+from modularrsi.models.base import BudgetExceeded, ChatModel, Message, ModelError
 
 __all__ = ["EditRequest", "Editor", "EditorError", "LLMEditor", "SimEditorRole"]
 
@@ -144,6 +144,8 @@ class LLMEditor:
         for _ in range(self.max_turns):
             try:
                 reply = (await self.model.complete(messages)).content
+            except BudgetExceeded:
+                raise  # the run stops and resumes here; not a failed edit
             except ModelError as exc:
                 raise EditorError(f"editor model failed: {type(exc).__name__}: {exc}") from None
             messages.append(Message("assistant", reply, purpose="editor_reply"))

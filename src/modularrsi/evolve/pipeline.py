@@ -61,10 +61,12 @@ from modularrsi.evolve.memory import TrajectoryMemory
 from modularrsi.evolve.proposal import Proposal, manifest_id
 from modularrsi.harness.agent import BASELINE
 from modularrsi.harness.library import load_generation
+from modularrsi.models.base import BudgetExceeded
 from modularrsi.models.registry import make_model
 from modularrsi.rollouts.config import RunConfig
 from modularrsi.rollouts.results import RunResults
 from modularrsi.rollouts.run import execute, resolve_tasks
+from modularrsi.rollouts.runner import BudgetStop
 from modularrsi.util.files import write_json, write_text, write_yaml
 
 Observer = Callable[[str, dict], None]
@@ -153,10 +155,18 @@ class Evolution:
 
     # ------------------------------------------------------------------ the run
     async def run(self) -> dict[str, Any]:
+        """Run (or resume) the evolution. A spending cap reached anywhere stops it with
+        :class:`BudgetStop` naming this run directory; the state says ``stopped_budget``."""
+        try:
+            return await self._run()
+        except (BudgetStop, BudgetExceeded) as exc:
+            self.set_state(status="stopped_budget", reason=str(exc).split(";")[0])
+            raise BudgetStop(f"budget stop: {str(exc).split(';')[0].removeprefix('budget stop: ')}; raise the "
+                             f"cap in {self.run_dir / 'config.yaml'} and continue with --resume {self.run_dir}"
+                             ) from None
+
+    async def _run(self) -> dict[str, Any]:
         c = self.config
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        if not (self.run_dir / "config.yaml").exists():
-            write_yaml(self.run_dir / "config.yaml", c.dump())
         template = self.run_template().model_copy(update={"tasks": c.tasks, "manifest": c.manifest})
         self.task_dirs = {name: Path(str(task.path)) for name, task in await resolve_tasks(template)}
         if not self.task_dirs:
@@ -165,6 +175,9 @@ class Evolution:
         if clash:
             raise ValueError(f"eval_tasks overlap the evolution tasks (e.g. {clash[0]}); held-out tasks must be "
                              "disjoint from the tasks evolved on")
+        self.run_dir.mkdir(parents=True, exist_ok=True)  # only a run whose tasks resolve gets a directory
+        if not (self.run_dir / "config.yaml").exists():
+            write_yaml(self.run_dir / "config.yaml", c.dump())
         start = self.run_dir / "start"
         if not start.exists():
             copy_generation(c.generation or BASELINE, start)
@@ -558,7 +571,7 @@ class Evolution:
             return EvalResult.model_validate(_read(out / "eval.json"))
         template = self.run_template().model_copy(update={
             "tasks": self.config.eval_tasks, "k": self.config.eval_k, "seed": derived_seed(self.config.seed, "eval")})
-        return await evaluate(template, start, frozen, out, gate=self.gate)
+        return await evaluate(template, start, frozen, out, gate=self.gate, budget_path=self.run_dir / "budget.json")
 
 
 def _discover(paths: list[Path]) -> list[Path]:

@@ -25,7 +25,7 @@ from modularrsi.evolve.gates import Verdict
 from modularrsi.evolve.gates.prescreen import OUTCOME, TEST_CONTENT, PrescreenRules, prescreen
 from modularrsi.evolve.proposal import Proposal
 from modularrsi.harness.protocols import MODULE_TITLES
-from modularrsi.models.base import ChatModel, Message, ModelError
+from modularrsi.models.base import BudgetExceeded, ChatModel, Message, ModelError
 
 GATE = "review"
 REDACTED = "[redacted: outcome or test material]"
@@ -84,6 +84,8 @@ class ReviewGate:
                                 stage="reviewer")
         try:
             answer = (await self.model.complete(messages)).content
+        except BudgetExceeded:
+            raise  # the run stops and resumes here; not a rejection
         except ModelError as exc:
             return Verdict.fail(GATE, f"reviewer unavailable: {type(exc).__name__}: {exc}", stage="reviewer",
                                 model=self.model.name)
