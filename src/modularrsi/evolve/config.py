@@ -67,7 +67,8 @@ class EvolveConfig(BaseModel):
     tasks: list[Path] = Field(default_factory=list, description="Evolution task directories (or parents of them).")
     manifest: Path | None = Field(default=None, description="Pool manifest: evolve on its train split only.")
     generation: Path | None = Field(default=None, description="Starting generation (default gen_0, Terminus-2).")
-    model: str = Field(default="sim", description="Model of every role not set under `roles`.")
+    model: str = Field(default="sim", description="Model of every role when `roles` is not given (with `roles`, "
+                                                  "unset roles use roles.agent).")
     roles: ModelRoles | None = Field(default=None, description="Per-role models (agent, composer, analyst, "
                                      "editor, reviewer); `sim` for a role uses its offline implementation.")
     k: int = Field(default=3, ge=1, description="Attempts per task and epoch.")
