@@ -139,3 +139,11 @@ def test_composer_call_failure_falls_back(tmp_path):
     gen = two_observers(tmp_path)
     active, note = asyncio.run(composer.task_aware(gen, "do it", ScriptedModel([])))
     assert active == gen.default_active() and "composer call failed" in note
+
+
+def test_a_new_generation_that_does_not_load_leaves_nothing(tmp_path):
+    sources = read_sources(load_generation(BASELINE))
+    sources["observation/limit_output"] += "\nimport subprocess\n"
+    with pytest.raises(GenerationError, match="forbidden import 'subprocess'"):
+        write_generation(tmp_path / "gen_1", sources, load_generation(BASELINE).default_active(), [], "test")
+    assert list(tmp_path.iterdir()) == []

@@ -162,8 +162,7 @@ class LLMEditor:
                 try:
                     write_generation(staging_dir, workspace.sources, workspace.active, [parent.id],
                                      f"{self.name}: {request.direction.id}", lineage=lineage)
-                except GenerationError as exc:
-                    # the static gate reports it too; keep the staging copy so it can say where
+                except GenerationError as exc:  # nothing is written; the message names the file
                     raise EditorError(f"the edited generation does not load: {exc}") from None
                 return Proposal.build(request.module, request.parent_dir, staging_dir, description or
                                       request.direction.summary, request.direction.summary, request.direction.tasks)

@@ -19,6 +19,7 @@ import hashlib
 import importlib.util
 import inspect
 import json
+import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -248,8 +249,6 @@ def write_generation(target: Path, sources: dict[str, str], active: dict[str, li
         raise GenerationError(f"{target}: exists already (generations are never overwritten)")
     tmp = target.with_name(target.name + ".tmp")
     if tmp.exists():
-        import shutil
-
         shutil.rmtree(tmp)
     entries = []
     for key, source in sorted(sources.items()):
@@ -262,7 +261,11 @@ def write_generation(target: Path, sources: dict[str, str], active: dict[str, li
     manifest = {"id": generation_id(entries, active), "parents": parents, "created_by": created_by,
                 "functions": entries, "active": active}
     (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
-    generation = load_generation(tmp)
+    try:
+        generation = load_generation(tmp)
+    except GenerationError:
+        shutil.rmtree(tmp)  # a generation that does not load is never left half-made
+        raise
     tmp.rename(target)
     generation.path = target
     return generation
