@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
-import shutil
 from pathlib import Path
 
 import pytest
+from staging import staged
 from testutil import QUIT_EARLY, REPO
 
 from modularrsi.evolve.gates.constructs import ConstructRules, construct_problems
@@ -18,7 +17,7 @@ from modularrsi.evolve.gates.review import ReviewGate
 from modularrsi.evolve.gates.static import StaticConfig, StaticGate, consistency_problem, scope_problem
 from modularrsi.evolve.proposal import Proposal
 from modularrsi.harness import BASELINE
-from modularrsi.harness.library import generation_id, load_generation, read_sources, write_generation
+from modularrsi.harness.library import load_generation, read_sources, write_generation
 from modularrsi.models.scripted import ScriptedModel
 from modularrsi.rollouts.config import RunConfig
 
@@ -29,26 +28,6 @@ SOURCES = read_sources(BASE)
 OBS = SOURCES["observation/limit_output"]
 GOOD = ("Lowers the observation budget to 8 KB because long terminal dumps crowd the context, so the agent "
         "keeps more of its plan in view.")
-
-
-def staged(tmp_path: Path, edits: dict[str, str], manifest_edit=None, reseal: bool = True) -> Path:
-    """gen_0 copied with ``{"<module>/<name>": source}`` written and the manifest re-sealed, without the
-    loader's validation (so broken code can be staged, as a careless editor would)."""
-    target = tmp_path / "staging"
-    shutil.copytree(BASELINE, target, ignore=shutil.ignore_patterns("__pycache__"))
-    manifest = json.loads((target / "manifest.json").read_text())
-    for key, source in edits.items():
-        (target / "modules" / f"{key}.py").write_text(source)
-        for entry in manifest["functions"]:
-            if f"{entry['module']}/{entry['name']}" == key:
-                entry["sha256"] = hashlib.sha256(source.encode()).hexdigest()
-    manifest.update(parents=[BASE.id], created_by="test")
-    if manifest_edit:
-        manifest_edit(manifest)
-    if reseal:
-        manifest["id"] = generation_id(manifest["functions"], manifest["active"])
-    (target / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
-    return target
 
 
 def written(tmp_path: Path, edits: dict[str, str], name: str = "staging") -> Path:
@@ -76,7 +55,8 @@ def shape_with(line: str, prefix: str = "") -> str:
     ("import zipfile\n" + OBS, "constructs", "forbidden import 'zipfile'"),
     (shape_with("ctx.memo['probe'] = 'cat /tests/test.sh'"), "constructs", "'/tests'"),
     (shape_with("asyncio.create_subprocess_shell('ls')", "import asyncio\n"), "constructs",
-     "'.create_subprocess_shell'"),
+     "forbidden import 'asyncio'"),
+    (shape_with("ctx.memo['p'] = re.Popen('ls')"), "constructs", "'.Popen'"),
 ])
 async def test_static_gate_refuses_bad_source_before_any_subprocess(tmp_path, edit, stage, needle):
     verdict = await StaticGate().check(proposal(staged(tmp_path, {"observation/limit_output": edit})))
@@ -142,12 +122,9 @@ async def test_static_gate_import_stage_passes_good_code_and_catches_crashes_and
     ("async def f(ctx):\n    return await ctx.terminal.exec('ls -la')\n", None),
     ('def f():\n    """Never reads /tests or the reward."""\n    return 1\n', None),
     ("def f(p):\n    return p.read_text()\n", "'.read_text'"),
-    ("def f(x):\n    return getattr(x, 'system')('ls')\n", "forbidden attribute 'system'"),
-    ("def f(x, n):\n    return getattr(x, n)\n", "computed attribute name"),
-    ("B = __builtins__\n", "'__builtins__'"),
+    ("def f(x):\n    return x.system('ls')\n", "forbidden attribute '.system'"),
     ("S = 'bash /solution/solve.sh'\n", "'/solution'"),
     ("S = f'{1}: /logs/verifier/reward.txt'\n", "'reward'"),
-    ("import inspect\n", "forbidden import 'inspect'"),
 ])
 def test_banned_constructs(source, needle):
     import ast

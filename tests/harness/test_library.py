@@ -48,11 +48,12 @@ OBS = BASELINE / "modules" / "observation" / "limit_output.py"
     (lambda s: s.replace("def shape(output, ctx):", "def reshape(output, ctx):"), "missing contract method 'shape'"),
     (lambda s: "import subprocess\n" + s, "forbidden import 'subprocess'"),
     (lambda s: "from os import path\n" + s, "forbidden import 'os'"),
-    (lambda s: s.replace("    limit = ", "    open('/tests/x')\n    limit = "), "forbidden call 'open()'"),
+    (lambda s: s.replace("    limit = ", "    open('/tests/x')\n    limit = "), "forbidden name 'open'"),
     (lambda s: s.replace('MODULE = "observation"', 'MODULE = "context"'), "MODULE is 'context'"),
     (lambda s: s.replace('ROLE = "additive"', 'ROLE = "core"'), "ROLE 'core' is not valid"),
     (lambda s: s.replace("def shape(output, ctx):", "async def shape(output, ctx):"), "must be 'def'"),
-    (lambda s: s + "\nraise RuntimeError('boom at import')\n", "fails on import"),
+    (lambda s: s.replace('PARAMETERS = {"max_bytes": 10000}', 'PARAMETERS = dict(max_bytes=10000)'),
+     "PARAMETERS must be a literal value"),
 ])
 def test_malformed_functions_are_refused_naming_the_file(tmp_path, edit, needle):
     gen = copy_baseline(tmp_path)
@@ -60,6 +61,14 @@ def test_malformed_functions_are_refused_naming_the_file(tmp_path, edit, needle)
     with pytest.raises(GenerationError) as err:
         load_generation(gen)
     assert needle in str(err.value) and str(path) in str(err.value)
+
+
+def test_loading_runs_no_function_code_and_import_failures_surface_on_first_use(tmp_path):
+    gen = copy_baseline(tmp_path)
+    rewrite(gen, "observation/limit_output.py", OBS.read_text() + "\nraise RuntimeError('boom at import')\n")
+    fn = load_generation(gen).functions["observation/limit_output"]  # validated from the syntax tree alone
+    with pytest.raises(GenerationError, match="limit_output.py: fails on import: RuntimeError: boom at import"):
+        fn.call("shape")
 
 
 def test_edited_file_without_new_manifest_is_refused(tmp_path):

@@ -27,6 +27,7 @@ from modularrsi.evolve.findings import Direction
 from modularrsi.evolve.gates.review import redact
 from modularrsi.evolve.proposal import Proposal
 from modularrsi.evolve.sim_editor import EditorError, SimEditor
+from modularrsi.harness.checks import ALLOWED_IMPORTS, ALLOWED_STDLIB
 from modularrsi.harness.library import (
     GenerationError,
     check_active,
@@ -108,8 +109,10 @@ Answer with exactly one JSON object per message, one of:
 {{"tool": "done", "description": "<one causal account: the behaviour observed in the runs, because of what in
   the harness, and how the change leads to different behaviour>"}}
 The change must be generic: no task names, task-specific paths or constants tuned to one case.
-Functions may import only the standard library (no os, sys, subprocess, socket, pathlib, io...) and
-modularrsi.harness.protocols."""
+Functions may import only these modules: {imports}. They may not name open, eval, exec, getattr, type
+or other builtins that reach files or attributes by name, nor use attributes starting with "_"; they
+reach the terminal and the model only through ctx (ctx.terminal, ctx.model, ctx.state, ctx.params,
+ctx.memo, ctx.history)."""
 
 
 class LLMEditor:
@@ -131,7 +134,9 @@ class LLMEditor:
                 f"{d.summary}\n\nFindings:\n{findings}\n\nTrajectory excerpts:\n{excerpts}\n\n"
                 f"Evolution History of this module:\n{history}\n\nStart with list or read.")
         user = redact(user, d.tasks)  # reward-blind and task-blind: outcome lines and task names masked
-        return [Message("system", SYSTEM.format(modules=", ".join(request.modules), contracts=contracts),
+        imports = ", ".join([*sorted(ALLOWED_STDLIB), *ALLOWED_IMPORTS])
+        return [Message("system", SYSTEM.format(modules=", ".join(request.modules), contracts=contracts,
+                                                imports=imports),
                         purpose="editor_system"),
                 Message("user", user, purpose="editor_task")]
 

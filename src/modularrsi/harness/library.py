@@ -14,41 +14,25 @@ generation with :class:`GenerationError` naming the file and the problem.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import importlib.util
-import inspect
 import json
 import shutil
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import CodeType, ModuleType
 from typing import Any
 
+from modularrsi.harness.checks import Declarations, GenerationError, check_source, declarations
 from modularrsi.harness.protocols import CONTRACTS, CORE_SLOTS, MODULES
 
-#: Third-party imports the kernel allows functions to use (prefix match on dotted names).
-ALLOWED_IMPORTS = ("modularrsi.harness.protocols", "modularrsi.harness.resources",
-                   "harbor.agents.terminus_2.terminus_json_plain_parser",
-                   "harbor.agents.terminus_2.terminus_xml_plain_parser")
-#: Standard-library modules that reach outside the sandbox API (processes, files, network, loaders).
-BANNED_IMPORTS = frozenset({
-    "os", "sys", "subprocess", "socket", "ssl", "urllib", "http", "ftplib", "smtplib", "telnetlib",
-    "ctypes", "multiprocessing", "shutil", "pathlib", "importlib", "builtins", "signal", "threading",
-    "pty", "fcntl", "resource", "glob", "tempfile", "io", "pickle", "marshal", "runpy", "code",
-    "webbrowser", "xmlrpc", "socketserver", "asyncio.subprocess", "sqlite3", "zipimport", "gc",
-})
-BANNED_CALLS = frozenset({"open", "exec", "eval", "compile", "__import__", "breakpoint", "globals", "vars"})
-
-
-class GenerationError(ValueError):
-    """A generation that cannot be loaded: names the file and the problem."""
+__all__ = ["Function", "Generation", "GenerationError", "check_source", "load_generation", "write_generation"]
 
 
 @dataclass
 class Function:
-    """One loaded function file."""
+    """One checked function file. Loading it executes none of its code: ``source`` is what a
+    runtime executes; :meth:`call` runs it in this process (tests and the unsafe in-process mode)."""
 
     name: str
     module: str
@@ -57,8 +41,18 @@ class Function:
     parameters: dict[str, Any]
     path: Path
     sha256: str
-    code: ModuleType
+    source: str
+    compiled: CodeType = field(repr=False)
+    unique: str = ""
     parents: list[str] = field(default_factory=list)
+    _module: ModuleType | None = field(default=None, repr=False)
+
+    @property
+    def code(self) -> ModuleType:
+        """The file executed into a fresh module object (once per Function) in *this* process."""
+        if self._module is None:
+            self._module = _import_file(self.path, self.unique, self.compiled)
+        return self._module
 
     def call(self, attr: str) -> Any:
         return getattr(self.code, attr)
@@ -92,46 +86,14 @@ def generation_id(functions: list[dict[str, Any]], active: dict[str, list[str]])
     return "g" + digest.hexdigest()[:12]
 
 
-def _is_allowed(name: str) -> bool:
-    if any(name == a or name.startswith(a + ".") for a in ALLOWED_IMPORTS):
-        return True
-    top = name.split(".")[0]
-    if name in BANNED_IMPORTS or top in BANNED_IMPORTS:
-        return False
-    return top in sys.stdlib_module_names or top == "__future__"
-
-
-def check_source(path: Path, source: str) -> ast.Module:
-    """Parse ``source`` and reject imports and calls a function may not use."""
-    try:
-        tree = ast.parse(source, filename=str(path))
-    except SyntaxError as exc:
-        raise GenerationError(f"{path}:{exc.lineno}: syntax error: {exc.msg}") from None
-    for node in ast.walk(tree):
-        names: list[str] = []
-        if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            names = [node.module or ""] if node.level == 0 else ["<relative>"]
-        for name in names:
-            if not _is_allowed(name):
-                raise GenerationError(f"{path}:{node.lineno}: forbidden import '{name}' (functions may import "
-                                      "the standard library minus process/file/network modules, and "
-                                      f"{', '.join(ALLOWED_IMPORTS)})")
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in BANNED_CALLS:
-            raise GenerationError(f"{path}:{node.lineno}: forbidden call '{node.func.id}()'")
-        if isinstance(node, ast.Attribute) and node.attr.startswith("__") and node.attr not in (
-                "__name__", "__doc__", "__init__", "__class__"):
-            raise GenerationError(f"{path}:{node.lineno}: forbidden dunder access '{node.attr}'")
-    return tree
-
-
 @dataclass(frozen=True)
 class _Checked:
-    """A function file that parsed and passed :func:`check_source`, compiled."""
+    """A function file that parsed and passed :func:`check_source`: its declarations, compiled."""
 
     sha256: str
+    source: str
     code: CodeType
+    declared: Declarations
 
 
 #: Function files already checked and compiled in this process, by (path, content hash): a trial
@@ -146,7 +108,8 @@ def _checked(path: Path) -> _Checked:
     key = (str(path), sha)
     hit = _CHECKED.get(key)
     if hit is None:
-        hit = _Checked(sha, compile(check_source(path, source), str(path), "exec"))
+        tree = check_source(path, source)
+        hit = _Checked(sha, source, compile(tree, str(path), "exec"), declarations(path, tree))
         _CHECKED[key] = hit
     return hit
 
@@ -157,35 +120,38 @@ def _import_file(path: Path, unique: str, code: CodeType) -> ModuleType:
     assert spec
     module = importlib.util.module_from_spec(spec)
     try:
-        exec(code, module.__dict__)  # noqa: S102 - the file passed check_source above
-    except Exception as exc:  # noqa: BLE001 - any import-time failure refuses the generation
+        exec(code, module.__dict__)  # noqa: S102 - the file passed check_source
+    except Exception as exc:  # noqa: BLE001 - any import-time failure refuses the function
         raise GenerationError(f"{path}: fails on import: {type(exc).__name__}: {exc}") from None
     return module
 
 
-def check_contract(path: Path, module_dir: str, code: ModuleType) -> tuple[str, str, dict[str, Any]]:
-    """MODULE/ROLE/DESCRIPTION/PARAMETERS declared and consistent; contract callables present."""
+def check_contract(path: Path, module_dir: str, declared: Declarations) -> tuple[str, str, str, dict[str, Any]]:
+    """MODULE/ROLE/DESCRIPTION/PARAMETERS declared and consistent; contract callables defined with the
+    right kind (``def`` or ``async def``). Reads the syntax tree's findings; runs nothing."""
+    values = declared.values
     for attr in ("MODULE", "ROLE", "DESCRIPTION", "PARAMETERS"):
-        if not hasattr(code, attr):
-            raise GenerationError(f"{path}: missing top-level {attr}")
-    module, role = code.MODULE, code.ROLE
+        if attr not in values:
+            raise GenerationError(f"{path}: missing top-level {attr} (a literal assignment)")
+    module, role = values["MODULE"], values["ROLE"]
     if module != module_dir:
         raise GenerationError(f"{path}: MODULE is '{module}' but the file is under modules/{module_dir}/")
     if (module, role) not in CONTRACTS:
         valid = sorted(r for m, r in CONTRACTS if m == module)
         raise GenerationError(f"{path}: ROLE '{role}' is not valid for {module} (valid: {', '.join(valid)})")
-    if not isinstance(code.DESCRIPTION, str) or len(code.DESCRIPTION.strip()) < 20:
+    description = values["DESCRIPTION"]
+    if not isinstance(description, str) or len(description.strip()) < 20:
         raise GenerationError(f"{path}: DESCRIPTION must say what the function does and when it helps")
-    if not isinstance(code.PARAMETERS, dict):
+    if not isinstance(values["PARAMETERS"], dict):
         raise GenerationError(f"{path}: PARAMETERS must be a dict")
     for name, is_async in CONTRACTS[(module, role)].items():
-        target = getattr(code, name, None)
-        if not callable(target):
-            raise GenerationError(f"{path}: missing contract method '{name}' for a {role} {module} function")
-        if inspect.iscoroutinefunction(target) != is_async:
+        if name not in declared.callables:
+            raise GenerationError(f"{path}: missing contract method '{name}' for a {role} {module} function "
+                                  "(a top-level def)")
+        if declared.callables[name] != is_async:
             kind = "async def" if is_async else "def"
             raise GenerationError(f"{path}: contract method '{name}' must be '{kind}'")
-    return module, role, dict(code.PARAMETERS)
+    return module, role, description.strip(), dict(values["PARAMETERS"])
 
 
 def load_function(path: Path, unique_prefix: str) -> Function:
@@ -193,9 +159,9 @@ def load_function(path: Path, unique_prefix: str) -> Function:
     module_dir = path.parent.name
     if module_dir not in MODULES:
         raise GenerationError(f"{path}: modules/{module_dir}/ is not one of {', '.join(MODULES)}")
-    code = _import_file(path, f"{unique_prefix}.{module_dir}.{path.stem}", checked.code)
-    module, role, params = check_contract(path, module_dir, code)
-    return Function(path.stem, module, role, code.DESCRIPTION.strip(), params, path, checked.sha256, code)
+    module, role, description, params = check_contract(path, module_dir, checked.declared)
+    return Function(path.stem, module, role, description, params, path, checked.sha256, checked.source,
+                    checked.code, f"{unique_prefix}.{module_dir}.{path.stem}")
 
 
 def load_generation(path: Path) -> Generation:

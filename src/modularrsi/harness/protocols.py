@@ -7,10 +7,11 @@ A *function* is one Python file in ``gen_N/modules/<module>/``. It declares, at 
     DESCRIPTION = "what it does and when it helps (one paragraph; the composer reads it)"
     PARAMETERS = {"max_bytes": 10000} # JSON values; reach the code as ctx.params
 
-and the callables its module's contract names (below). A function imports only this module, the
-standard library minus anything that reaches outside the sandbox (see ``library.BANNED_IMPORTS``)
-and the kernel's allowlist (``library.ALLOWED_IMPORTS``). Everything stateful — terminal, model,
-clock, limits, the loop's state — reaches it through ``ctx`` (:class:`Ctx`).
+and the callables its module's contract names (below). A function imports only this module, a named
+set of side-effect-free standard-library modules and the kernel's allowlist (``checks.ALLOWED_STDLIB``,
+``checks.ALLOWED_IMPORTS``; the rest of the rules are in :mod:`modularrsi.harness.checks`).
+Everything stateful — terminal, model, clock, limits, the loop's state — reaches it through ``ctx``
+(:class:`Ctx`).
 
 Contracts (``ctx`` is always the last argument):
 

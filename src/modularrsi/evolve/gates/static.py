@@ -6,8 +6,8 @@ Stages (the first failing one decides; ``details["stage"]`` names it):
    ``parent_id``, ``changed_files`` and ``diff`` equal :func:`generation_diff` of parent → staging,
    something changed at all, and the staging manifest is sealed (its id is the content hash of its
    entries; the import stage checks the entries against the files).
-2. ``parse`` — every changed function file parses and passes ``library.check_source`` (banned
-   imports and calls, dunder access).
+2. ``parse`` — every changed function file parses and passes ``harness.checks.check_source`` (the
+   allowlist: imports, builtins named, private attributes, format-string lookups, resources).
 3. ``constructs`` — no banned construct (:mod:`.constructs`): file/process/network access through
    attributes, interpreter escapes, string constants naming grading material (``/tests`` …).
 4. ``scope`` — only ``modules/<locked>/<name>.py`` files and ``manifest.json`` changed, no symlinks;
@@ -50,6 +50,8 @@ nonce = sys.argv[2]
 print("READY " + nonce, flush=True)
 try:
     gen = load_generation(Path(sys.argv[1]))
+    for fn in gen.functions.values():
+        fn.code  # runs the file's top level: a module that crashes or hangs on import fails here
 except GenerationError as exc:
     result = {"ok": False, "reason": str(exc)}
 else:
