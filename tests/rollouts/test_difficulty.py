@@ -124,4 +124,5 @@ def test_bad_input_is_a_one_line_error(tmp_path):
                                     f"one directory of tasks, got {tmp_path / 'nothing'}"
     (tmp_path / "empty").mkdir()
     result = run_cli(tmp_path / "empty", "--models", "sim", "--out", tmp_path / "out")
-    assert result.returncode == 2 and result.stderr.strip() == f"error: no tasks found under {tmp_path / 'empty'}"
+    assert result.returncode == 2 and result.stderr.strip() == (
+        f"error: {tmp_path / 'empty'}: no task in it (a task is a directory with a task.toml)")

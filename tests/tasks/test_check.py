@@ -130,7 +130,8 @@ def test_bad_input_is_a_one_line_error(tmp_path):
     (tmp_path / "empty").mkdir()
     empty = run_check(tmp_path / "empty")
     assert empty.returncode == 2
-    assert empty.stderr.strip() == f"error: no tasks found under {tmp_path / 'empty'}"
+    assert empty.stderr.strip() == (f"error: {tmp_path / 'empty'}: no task in it "
+                                    "(a task is a directory with a task.toml)")
 
 
 def test_shipped_tasks_pass(tmp_path):

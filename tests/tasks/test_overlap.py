@@ -257,7 +257,7 @@ def test_cli_bad_input_is_one_line_and_exit_2(case, task_factory, tmp_path):
     elif case == "empty-pool":
         (tmp_path / "empty").mkdir()
         args[0] = str(tmp_path / "empty")
-        expected = f"error: no tasks found under {tmp_path / 'empty'}"
+        expected = f"error: {tmp_path / 'empty'}: no task in it (a task is a directory with a task.toml)"
     elif case == "no-backend":
         args += ["--backend", "bm25"]
         expected = "error: unknown backend 'bm25'"

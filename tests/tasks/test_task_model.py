@@ -58,3 +58,14 @@ def test_discover_expands_pools_and_rejects_duplicates(tmp_path, task_factory):
     (other / "alpha" / "task.toml").write_text("")
     with pytest.raises(ValueError, match="appears twice"):
         discover([a.parent, other])
+
+
+def test_discover_lists_only_folders_with_a_task_toml(tmp_path, task_factory):
+    a = task_factory(name="alpha")
+    (a.parent / "notes").mkdir()  # not a task: skipped
+    assert [p.name for p in discover([a.parent])] == ["alpha"]
+    (a / "task.toml").unlink()  # a task folder without its task.toml: its parts are never listed as tasks
+    with pytest.raises(FileNotFoundError, match="alpha: looks like a task but has no task.toml"):
+        discover([a])
+    with pytest.raises(FileNotFoundError, match="no task in it"):
+        discover([a.parent])

@@ -108,6 +108,7 @@ class LocalSandbox(BaseEnvironment):
         try:
             self._plan = parse_dockerfile(dockerfile)
         except DockerfileRefused as exc:
+            self.logger.error("%s", exc)  # into the trial's log too, not only its result
             raise SandboxBuildFailedError(str(exc)) from None
         if self.task_env_config.workdir:
             self._plan.workdir = self.task_env_config.workdir

@@ -127,8 +127,7 @@ def discover(paths: list[Path]) -> list[Path]:
         if (path / "task.toml").is_file():
             found.append(path)
         elif path.is_dir():
-            children = sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith("."))
-            found.extend(children)
+            found.extend(_tasks_in(path))
         else:
             raise FileNotFoundError(f"{path}: no such task or task directory")
     seen: dict[str, Path] = {}
@@ -137,3 +136,14 @@ def discover(paths: list[Path]) -> list[Path]:
             raise ValueError(f"task name '{task.name}' appears twice: {seen[task.name]} and {task}")
         seen[task.name] = task
     return found
+
+
+def _tasks_in(folder: Path) -> list[Path]:
+    """The task directories directly inside ``folder`` (those with a task.toml); a folder that is a
+    task without its task.toml, or that holds no task, is an error."""
+    if any((folder / part).exists() for part in ("instruction.md", "environment", "tests")):
+        raise FileNotFoundError(f"{folder}: looks like a task but has no task.toml; add one (see tasks/README.md)")
+    children = sorted(p for p in folder.iterdir() if (p / "task.toml").is_file() and not p.name.startswith("."))
+    if not children:
+        raise FileNotFoundError(f"{folder}: no task in it (a task is a directory with a task.toml)")
+    return children
