@@ -50,7 +50,7 @@ def openai_key(monkeypatch):
 async def test_gen0_matches_terminus2(task_factory, tmp_path, openai_key):
     task = task_factory(name="parity")
     env = environment_config("local")
-    outcomes, trajectories, requests = {}, {}, {}
+    outcomes, trajectories, requests, prompts = {}, {}, {}, {}
     for label in ("terminus", "modular"):
         with FakeOpenAIServer(list(SCRIPT)) as server:
             if label == "terminus":
@@ -61,6 +61,7 @@ async def test_gen0_matches_terminus2(task_factory, tmp_path, openai_key):
                                     kwargs={"api_base": server.base_url, "api_key_env": "OPENAI_API_KEY"})
             outcome = await run_trial(task, agent, tmp_path / label, env, f"parity-{label}")
             requests[label] = len(server.requests)
+            prompts[label] = [r["messages"] for r in server.requests]
         outcomes[label] = outcome
         assert outcome.exception is None, outcome.exception
         trajectories[label] = json.loads((outcome.trial_dir / "agent" / "trajectory.json").read_text())
@@ -68,6 +69,7 @@ async def test_gen0_matches_terminus2(task_factory, tmp_path, openai_key):
     assert keystrokes(trajectories["modular"])[:2] == ["ls -la\n", "echo done > /app/done.txt\n"]
     assert agent_turns(trajectories["modular"]) == agent_turns(trajectories["terminus"]) == len(SCRIPT)
     assert requests["modular"] == requests["terminus"] == len(SCRIPT)
+    assert prompts["modular"] == prompts["terminus"]  # every request's messages, byte for byte
     assert outcomes["modular"].reward == outcomes["terminus"].reward == 1.0
 
 
