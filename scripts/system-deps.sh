@@ -8,7 +8,12 @@ missing=()
 for p in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+configure_engine() {  # podman needs a containers.conf on hosts like these (see engine-setup.sh)
+  if [ "$(id -u)" = 0 ] && command -v podman >/dev/null && [ ! -e /etc/containers/containers.conf ]; then
+    "$here/engine-setup.sh"
+  fi
+}
+if [ ${#missing[@]} -eq 0 ]; then configure_engine; exit 0; fi
 if ! command -v apt-get >/dev/null; then
   echo "error: missing system packages: ${missing[*]} (no apt-get here: install them with your package manager)" >&2
   exit 1
@@ -21,3 +26,4 @@ echo "installing system packages: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+configure_engine

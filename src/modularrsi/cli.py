@@ -53,6 +53,15 @@ def _register_report_commands() -> None:
 
 
 _register_report_commands()
+
+
+def _register_image_commands() -> None:
+    from modularrsi.engines import cli_images
+
+    app.add_typer(cli_images.app, name="images")
+
+
+_register_image_commands()
 console = Console()
 err = Console(stderr=True)
 

@@ -27,6 +27,10 @@ def environment_config(name: str, kwargs: dict[str, Any] | None = None) -> Envir
         except (ImportError, AttributeError) as exc:
             raise ValueError(f"environment '{name}': cannot import ({exc})") from None
         return EnvironmentConfig(import_path=name, kwargs=kwargs or {})
+    if name in ("podman", "docker"):
+        from modularrsi.engines.engine import compose_on_path
+
+        compose_on_path()
     try:
         return EnvironmentConfig(type=EnvironmentType(name), kwargs=kwargs or {})
     except ValueError:

@@ -1,0 +1,146 @@
+"""Offline base images and a Dockerfile-built task through Harbor's own podman environment."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from modularrsi.engines.engine import find_engine
+from modularrsi.engines.images import HOST_CA, from_images, list_needs, parse_ref, suite_of, why_not_buildable
+
+CLI = [sys.executable, "-m", "modularrsi.cli"]
+
+
+@pytest.mark.parametrize("raw, repository, tag, digest", [
+    ("debian:bookworm-slim", "debian", "bookworm-slim", ""),
+    ("public.ecr.aws/docker/library/debian:bookworm-slim@sha256:ab12", "debian", "bookworm-slim", "sha256:ab12"),
+    ("docker.io/library/python:3.12-slim", "python", "3.12-slim", ""),
+    ("ghcr.io/org/tool", "ghcr.io/org/tool", "latest", ""),
+    ("localhost:5000/base:1", "localhost:5000/base", "1", ""),
+])
+def test_references_are_split_without_their_registry_prefix(raw, repository, tag, digest):
+    ref = parse_ref(raw)
+    assert (ref.repository, ref.tag, ref.digest) == (repository, tag, digest)
+    assert ref.local_name == raw.split("@")[0]
+
+
+def test_debian_suites_bootstrap_and_other_images_say_why_not():
+    assert suite_of(parse_ref("mirror.gcr.io/library/debian:12-slim")) == "bookworm"
+    assert suite_of(parse_ref("debian:trixie")) == "trixie"
+    assert suite_of(parse_ref("debian:latest")) is None  # moves with time: never guessed
+    assert "Go toolchain" in why_not_buildable(parse_ref("golang:1.24"))
+    assert "CPython build" in why_not_buildable(parse_ref("python:3.12-slim"))
+
+
+def test_from_lines_resolve_args_and_skip_build_stages(tmp_path):
+    dockerfile = tmp_path / "Dockerfile"
+    dockerfile.write_text(textwrap.dedent("""\
+        ARG BASE=debian:bookworm-slim
+        FROM --platform=linux/amd64 golang:1.24 AS build
+        RUN go build ./...
+        FROM build AS test
+        FROM ${BASE}@sha256:0123
+        COPY --from=build /out /opt/out
+        FROM scratch
+        """))
+    assert from_images(dockerfile) == ["golang:1.24", "debian:bookworm-slim@sha256:0123"]
+
+
+ENGINE = find_engine()
+needs_engine = pytest.mark.skipif(ENGINE is None, reason="no container engine answers here "
+                                  "(scripts/engine-setup.sh installs and configures podman)")
+
+TB_DOCKERFILE = """\
+FROM debian:bookworm-slim AS build
+RUN echo built > /artifact.txt
+
+FROM --platform=linux/amd64 public.ecr.aws/docker/library/debian:bookworm-slim
+ARG TOOLS=/opt/tools
+RUN apt-get update && apt-get install -y --no-install-recommends python3 python3-venv tmux \\
+    && rm -rf /var/lib/apt/lists/*
+RUN python3 -m venv /opt/verifier && /opt/verifier/bin/pip install --quiet pytest==8.3.4
+ENV PATH=${TOOLS}/bin:${PATH}
+COPY helper.sh ${TOOLS}/bin/helper
+COPY --from=build /artifact.txt /opt/artifact.txt
+WORKDIR /app
+"""
+TB_TEST = """\
+#!/bin/bash
+cat > /tmp/test_out.py <<'PY'
+def test_out():
+    assert open("/app/out.txt").read().strip() == "helper-ok"
+def test_artifact():
+    assert open("/opt/artifact.txt").read().strip() == "built"
+PY
+if /opt/verifier/bin/pytest -q /tmp/test_out.py > /logs/verifier/pytest.txt; then echo 1; else echo 0; fi \
+    > /logs/verifier/reward.txt
+"""
+
+
+def terminal_bench_style_task(root: Path) -> Path:
+    """A task shaped like Terminal-Bench 2's: apt-get installs, a verifier venv under /opt, ENV PATH with
+    ${PATH}, COPY into /opt, a multi-stage build, a registry-qualified base."""
+    task = root / "tb-style"
+    for part in ("environment", "tests", "solution"):
+        (task / part).mkdir(parents=True)
+    (task / "environment" / "Dockerfile").write_text(TB_DOCKERFILE)
+    (task / "environment" / "helper.sh").write_text("#!/bin/sh\necho helper-ok\n")
+    (task / "environment" / "helper.sh").chmod(0o755)
+    (task / "instruction.md").write_text("Write the output of the `helper` command into /app/out.txt.\n")
+    (task / "task.toml").write_text(textwrap.dedent("""\
+        version = "1.0"
+        [metadata]
+        category = "systems-and-os"
+        difficulty = "easy"
+        [verifier]
+        timeout_sec = 180.0
+        [agent]
+        timeout_sec = 180.0
+        [environment]
+        build_timeout_sec = 900.0
+        memory_mb = 1024
+        allow_internet = true
+        """))
+    (task / "solution" / "solve.sh").write_text("#!/bin/bash\nhelper > /app/out.txt\n")
+    (task / "tests" / "test.sh").write_text(TB_TEST)
+    return task
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "COLUMNS": "200"}
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, env=env, timeout=1800)
+
+
+@needs_engine
+def test_terminal_bench_style_task_validates_through_podman(tmp_path):
+    task = terminal_bench_style_task(tmp_path / "tasks")
+    bases = ["debian:bookworm-slim", "public.ecr.aws/docker/library/debian:bookworm-slim"]
+    ca = ["--trust-host-ca"] if HOST_CA.is_file() else []
+    booted = run_cli("images", "bootstrap", *bases, "--engine", ENGINE.name, *ca)
+    assert booted.returncode == 0, booted.stderr
+    assert [n.status for n in list_needs([task], ENGINE)] == ["present", "present"]
+
+    refused = run_cli("tasks", "validate", str(task), "--env", "local", "--out", str(tmp_path / "local"))
+    assert refused.returncode == 1 and "multi-stage build" in refused.stdout  # outside LocalSandbox's subset
+
+    result = run_cli("tasks", "validate", str(task), "--env", ENGINE.name, "--out", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    report = json.loads((tmp_path / "out" / "validation.json").read_text())
+    assert (report["passed"], report["failed"]) == (1, 0)
+
+
+@needs_engine
+def test_images_list_names_what_is_missing_and_why(tmp_path):
+    task = terminal_bench_style_task(tmp_path / "tasks")
+    dockerfile = task / "environment" / "Dockerfile"
+    dockerfile.write_text("FROM golang:1.24 AS build\nFROM debian:trixie-slim\n")
+    result = run_cli("images", "list", str(task), "--engine", ENGINE.name)
+    assert result.returncode == 0, result.stderr
+    assert "golang:1.24" in result.stdout and "needs a Go toolchain" in result.stdout
+    assert "debian:trixie-slim" in result.stdout and "bootstrap from Debian trixie" in result.stdout
