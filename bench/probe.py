@@ -117,8 +117,9 @@ class Probe:
         main = threading.main_thread().ident
         while not self._done.wait(STALL_SAMPLE_S):
             if time.monotonic() - self._beat > self.interval_s + STALL_S:
+                state = _state(self._main)  # read first: the frame lookup waits for the GIL
                 frame = sys._current_frames().get(main)
-                self._stalls[_where(frame)] += 1
+                self._stalls[f"{state} {_where(frame)}"] += 1
 
     def _read(self, end: tuple) -> Reading:
         (main0, proc0, helper0, (idle0, ticks0), t0), (main1, proc1, helper1, (idle1, ticks1), t1) = self._start, end
@@ -136,6 +137,16 @@ class Probe:
                        main_cpu_s=main, stalls=Counter({k: v * STALL_SAMPLE_S for k, v in self._stalls.items()}))
 
 
+def _state(stat_path: str) -> str:
+    """The kernel's scheduling state of a thread: R running or waiting for a CPU, D waiting for the
+    disk, S sleeping (a lock, a socket, the GIL)."""
+    try:
+        with open(stat_path) as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "?"
+
+
 def _where(frame) -> str:
     """The innermost frames of a stack that are ours, Harbor's or LiteLLM's, plus the frame it stands in."""
     names, leaf = [], None
@@ -144,7 +155,7 @@ def _where(frame) -> str:
         leaf = leaf or f"{Path(code.co_filename).name}:{code.co_name}"
         if any(part in code.co_filename for part in ("modularrsi", "harbor", "litellm", "bench")):
             names.append(f"{Path(code.co_filename).name}:{code.co_name}")
-            if len(names) == 2:
+            if len(names) == 3:
                 break
         frame = frame.f_back
     return " < ".join(names) + f" [in {leaf}]"

@@ -19,8 +19,11 @@ wait the send-keys round trip does not already cover, or (floor) its sleeps; the
 concurrency c is c × 60 / the mean ideal duration (``--waves`` batches of c attempts each). Printed
 as measured/ideal, next to what the orchestrator was short of (see ``probe.py``): main-thread CPU
 (one core is the ceiling of one event loop), event-loop lag, the default thread pool's queue, file
-descriptors, and the stretch each attempt got beyond its own ideal. ``--quick``: concurrency 8 and
-32, one wave, harness and floor (about a minute).
+descriptors, the stretch each attempt got beyond its own ideal, and where the loop stalled.
+``--quick``: concurrency 8 and 32, one wave (about a minute); ``--concurrency 64 --waves 1`` for one
+point; ``--no-budget-file`` keeps the harness's model calls off the run's budget.json (the runner
+always gives attempts a ledger file, rewritten with fsync after every metered call), to see what
+those writes cost.
 """
 
 from __future__ import annotations
