@@ -19,6 +19,12 @@ from pydantic import Field
 class FloorOptions(AgentOptions):
     episode_s: float = Field(description="Ideal episode time: the model latency of every turn, then the waits.")
     waits_s: float = Field(default=0.0, description="The part of episode_s that is command waits.")
+    # Passed to every agent by the project's Runner (modularrsi.rollouts.runner); the floor uses none.
+    seed: int | None = Field(default=None, description="Unused (the Runner's attempt seed).")
+    max_turns: int | None = Field(default=None, description="Unused (the Runner's turn limit).")
+    budget_path: str | None = Field(default=None, description="Unused (the Runner's budget ledger).")
+    max_tokens: int | None = Field(default=None, description="Unused (the Runner's token cap).")
+    max_cost_usd: float | None = Field(default=None, description="Unused (the Runner's cost cap).")
 
 
 class FloorAgent(BaseAgent):
