@@ -60,7 +60,7 @@ TB_DOCKERFILE = """\
 FROM debian:bookworm-slim AS build
 RUN echo built > /artifact.txt
 
-FROM --platform=linux/amd64 public.ecr.aws/docker/library/debian:bookworm-slim
+FROM --platform=linux/amd64 public.ecr.aws/docker/library/debian:bookworm-slim@sha256:PINNED
 ARG TOOLS=/opt/tools
 RUN apt-get update && apt-get install -y --no-install-recommends python3 python3-venv tmux \\
     && rm -rf /var/lib/apt/lists/*
@@ -89,7 +89,7 @@ def terminal_bench_style_task(root: Path) -> Path:
     task = root / "tb-style"
     for part in ("environment", "tests", "solution"):
         (task / part).mkdir(parents=True)
-    (task / "environment" / "Dockerfile").write_text(TB_DOCKERFILE)
+    (task / "environment" / "Dockerfile").write_text(TB_DOCKERFILE.replace("PINNED", "ab" * 32))
     (task / "environment" / "helper.sh").write_text("#!/bin/sh\necho helper-ok\n")
     (task / "environment" / "helper.sh").chmod(0o755)
     (task / "instruction.md").write_text("Write the output of the `helper` command into /app/out.txt.\n")
@@ -105,7 +105,7 @@ def terminal_bench_style_task(root: Path) -> Path:
         [environment]
         build_timeout_sec = 900.0
         memory_mb = 1024
-        allow_internet = true
+        allow_internet = false
         """))
     (task / "solution" / "solve.sh").write_text("#!/bin/bash\nhelper > /app/out.txt\n")
     (task / "tests" / "test.sh").write_text(TB_TEST)
@@ -144,3 +144,79 @@ def test_images_list_names_what_is_missing_and_why(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "golang:1.24" in result.stdout and "needs a Go toolchain" in result.stdout
     assert "debian:trixie-slim" in result.stdout and "bootstrap from Debian trixie" in result.stdout
+
+
+PROBE = """\
+#!/bin/bash
+# Run by the oracle as the agent would: what can a process in the task's container reach or take?
+gateway=$(python3 -c "import socket,struct
+for line in open('/proc/net/route').read().splitlines()[1:]:
+    f = line.split()
+    if f[1] == '00000000':
+        print(socket.inet_ntoa(struct.pack('<L', int(f[2], 16))))")
+net=$(python3 -c "import socket,sys
+try:
+    socket.create_connection(('$gateway', PORT), timeout=5); print('connected')
+except OSError as e: print('blocked')")
+procs=$(python3 -c "import os, signal
+pids = []
+for _ in range(120):
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        signal.pause()
+    pids.append(pid)
+for pid in pids: os.kill(pid, signal.SIGKILL)
+print(len(pids))")
+mem=$(python3 -c "b = bytearray(400 << 20); print('allocated')" 2>/dev/null || echo killed)
+echo "$net $procs $mem" > /app/probe.txt
+"""
+
+
+@needs_engine
+@pytest.mark.parametrize("internet", [False, True])
+async def test_container_trials_keep_the_task_network_memory_and_process_limits(tmp_path, internet):
+    import socket as sockets
+
+    from harbor.models.trial.config import AgentConfig
+
+    from modularrsi.tasks.trials import environment_config, run_trial
+
+    listener = sockets.socket()
+    listener.bind(("0.0.0.0", 0))  # reached only through the trial's own container network, if at all
+    listener.listen()
+    task = terminal_bench_style_task(tmp_path / "tasks")
+    toml = (task / "task.toml").read_text().replace("allow_internet = false", f"allow_internet = {internet}".lower())
+    (task / "task.toml").write_text(toml.replace("memory_mb = 1024", "memory_mb = 256\npids_max = 64"))
+    (task / "solution" / "solve.sh").write_text(PROBE.replace("PORT", str(listener.getsockname()[1])))
+    (task / "tests" / "test.sh").write_text("#!/bin/bash\ncp /app/probe.txt /logs/verifier/probe.txt\n"
+                                            "echo 1 > /logs/verifier/reward.txt\n")
+    try:
+        outcome = await run_trial(task, AgentConfig(name="oracle"), tmp_path / "trials",
+                                  environment_config(ENGINE.name), f"probe-{internet}")
+    finally:
+        listener.close()
+    assert outcome.exception is None, outcome.exception
+    net, procs, mem = (outcome.trial_dir / "verifier" / "probe.txt").read_text().split()
+    assert net == ("connected" if internet else "blocked")
+    assert int(procs) < 64 and mem == "killed"
+
+
+@needs_engine
+async def test_allowlist_tasks_are_refused_when_the_proxy_image_cannot_be_had(tmp_path):
+    from harbor.models.trial.config import AgentConfig
+
+    from modularrsi.engines.offline import OfflinePodman
+    from modularrsi.tasks.trials import environment_config, run_trial
+
+    if ENGINE.name != "podman" or not OfflinePodman.sidecar_standin_needed():
+        pytest.skip("Harbor's egress proxy image is present here: allowlist mode runs as Harbor's")
+    task = terminal_bench_style_task(tmp_path / "tasks")
+    toml = (task / "task.toml").read_text().replace("allow_internet = false",
+                                                     'network_mode = "allowlist"\nallowed_hosts = ["example.org"]')
+    (task / "task.toml").write_text(toml)
+    outcome = await run_trial(task, AgentConfig(name="oracle"), tmp_path / "trials", environment_config("podman"),
+                              "allowlist")
+    assert outcome.reward is None and "network_mode='allowlist' needs Harbor's gost egress proxy" in outcome.exception

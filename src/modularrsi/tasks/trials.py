@@ -11,13 +11,19 @@ from harbor.models.environment_type import EnvironmentType
 from harbor.models.trial.config import AgentConfig, EnvironmentConfig, TaskConfig, TrialConfig
 from harbor.trial.trial import Trial
 
-#: Short names that are ours; every Harbor environment type name is accepted too.
-LOCAL_ENVIRONMENTS = {"local": "modularrsi.sandbox:LocalSandbox"}
+#: Short names that are ours; every Harbor environment type name is accepted too. ``podman`` is Harbor's
+#: podman environment with local stand-ins for registry images this machine cannot pull
+#: (:mod:`modularrsi.engines.offline`; identical to Harbor's where those images are present).
+LOCAL_ENVIRONMENTS = {"local": "modularrsi.sandbox:LocalSandbox", "podman": "modularrsi.engines.offline:OfflinePodman"}
 
 
 def environment_config(name: str, kwargs: dict[str, Any] | None = None) -> EnvironmentConfig:
     """``local`` (default), any Harbor environment type (``docker``, ``daytona``, ``modal``, ...),
     or a dotted ``module:Class`` path."""
+    if name in ("podman", "docker"):
+        from modularrsi.engines.engine import compose_on_path
+
+        compose_on_path()
     if name in LOCAL_ENVIRONMENTS:
         return EnvironmentConfig(import_path=LOCAL_ENVIRONMENTS[name], kwargs=kwargs or {})
     if ":" in name:
@@ -27,10 +33,6 @@ def environment_config(name: str, kwargs: dict[str, Any] | None = None) -> Envir
         except (ImportError, AttributeError) as exc:
             raise ValueError(f"environment '{name}': cannot import ({exc})") from None
         return EnvironmentConfig(import_path=name, kwargs=kwargs or {})
-    if name in ("podman", "docker"):
-        from modularrsi.engines.engine import compose_on_path
-
-        compose_on_path()
     try:
         return EnvironmentConfig(type=EnvironmentType(name), kwargs=kwargs or {})
     except ValueError:
