@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from modularrsi.offline import apply_offline_defaults
+from modularrsi.tasks.trials import ENV_HELP
 
 app = typer.Typer(no_args_is_help=True, add_completion=False,
                   help="Evolve an agent harness from its own execution experience, module by module.")
@@ -79,18 +80,18 @@ def _stamp() -> str:
 def tasks_validate(
     paths: Annotated[list[Path], typer.Argument(help="Task directories or directories of tasks.")],
     concurrency: Annotated[int, typer.Option("-n", "--concurrency", help="Tasks validated at once.")] = 4,
-    env: Annotated[str, typer.Option("--env", help="local, a Harbor environment type, or module:Class.")
-                   ] = "local",
+    env: Annotated[str, typer.Option("--env", help=ENV_HELP)
+                   ] = "auto",
     out: Annotated[Path | None, typer.Option("--out", help="Where trials and validation.json go.")] = None,
 ) -> None:
     """Oracle must get reward 1 and a do-nothing agent 0 on every task; exit 1 otherwise."""
     from modularrsi.tasks.model import discover
-    from modularrsi.tasks.trials import environment_config
+    from modularrsi.tasks.trials import check_environment_name
     from modularrsi.tasks.validate import ValidationRow, validate_tasks
 
     try:
         task_dirs = discover([p.resolve() for p in paths])
-        environment = environment_config(env)
+        environment = check_environment_name(env)
     except (FileNotFoundError, ValueError) as exc:
         raise _fail(str(exc)) from None
     if not task_dirs:
@@ -145,8 +146,7 @@ def run(
     k: Annotated[int | None, typer.Option("-k", help="Attempts per task (default 3).")] = None,
     concurrency: Annotated[int | None, typer.Option("-n", "--concurrency",
                                                     help="Attempts at once (default 8).")] = None,
-    env: Annotated[str | None, typer.Option("--env", help="local (default), a Harbor environment type, or "
-                                            "module:Class.")] = None,
+    env: Annotated[str | None, typer.Option("--env", help=ENV_HELP + " Default: auto.")] = None,
     dataset: Annotated[str | None, typer.Option("--dataset", help="Harbor dataset NAME@VERSION.")] = None,
     registry_path: Annotated[Path | None, typer.Option("--registry-path", help="Local registry JSON.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Run seed (default 0).")] = None,

@@ -220,3 +220,20 @@ async def test_allowlist_tasks_are_refused_when_the_proxy_image_cannot_be_had(tm
     outcome = await run_trial(task, AgentConfig(name="oracle"), tmp_path / "trials", environment_config("podman"),
                               "allowlist")
     assert outcome.reward is None and "network_mode='allowlist' needs Harbor's gost egress proxy" in outcome.exception
+
+
+def test_env_auto_picks_local_for_the_subset_and_an_engine_for_the_rest(tmp_path):
+    from testutil import REPO
+
+    from modularrsi.tasks.trials import EnvironmentUnavailable, auto_choice, resolve_environment
+
+    shipped = REPO / "tasks" / "pool" / "crm-contacts-dedup-by-email"
+    assert auto_choice(shipped) == "local"
+    assert resolve_environment("auto", shipped)[0] == "local"
+    task = terminal_bench_style_task(tmp_path / "tasks")
+    assert auto_choice(task, engine="podman") == "podman"
+    with pytest.raises(EnvironmentUnavailable, match=r"tb-style: .*line 8: 'pip install' into the venv .*multi-stage build.*; no container "
+                                                     r"engine answers here: run scripts/engine-setup.sh"):
+        auto_choice(task, engine=None)
+    if ENGINE is not None:
+        assert resolve_environment("auto", task)[0] == ENGINE.name

@@ -37,6 +37,7 @@ def test_run_writes_valid_results_and_atif_trajectories(tmp_path):
     assert "sim: a simulated model" in result.stdout
     results = RunResults.model_validate_json((out / "results.json").read_text())
     assert results.simulated and results.overall.tasks == 2 and len(results.attempts) == 4
+    assert {a.environment for a in results.attempts} == {"local"}  # --env auto: the shipped tasks fit LocalSandbox
     assert {p.name for p in (out / "trials").iterdir()} == {f"{n}__a{i}" for n in SMALL[:2] for i in range(2)}
     for path in (out / "trials").glob("*/agent/trajectory.json"):
         validator = TrajectoryValidator()
@@ -44,7 +45,7 @@ def test_run_writes_valid_results_and_atif_trajectories(tmp_path):
         purposes = {(s.get("extra") or {}).get("purpose") for s in json.loads(path.read_text())["steps"]}
         assert "instruction" in purposes and "observation" in purposes
     lock = json.loads((out / "lock.json").read_text())
-    assert lock["generation"].startswith("g") and len(lock["attempts"]) == 4
+    assert lock["generation"].startswith("g") and len(lock["attempts"]) == 4 and lock["environment"] == "auto"
     assert json.loads((out / "state.json").read_text())["status"] == "done"
 
 
@@ -172,9 +173,11 @@ def test_a_task_that_cannot_start_is_an_invalid_attempt_not_a_crash(tmp_path, ta
     broken = task_factory(name="needs-alpine", dockerfile="FROM alpine:3.19\nWORKDIR /app\n")
     good = task_factory(name="fine")
     out = tmp_path / "run"
-    result = run_cli("run", "--tasks", str(broken), "--tasks", str(good), "-k", "1", "--out", str(out))
+    result = run_cli("run", "--tasks", str(broken), "--tasks", str(good), "-k", "1", "--out", str(out),
+                     "--env", "local")
     assert result.returncode == 0, result.stderr[-2000:]
     results = RunResults.model_validate_json((out / "results.json").read_text())
     rows = {a.task: a for a in results.attempts}
     assert rows["needs-alpine"].reward is None and "does not map onto this host" in rows["needs-alpine"].error
+    assert rows["needs-alpine"].environment == rows["fine"].environment == "local"
     assert results.overall.invalid_attempts == 1

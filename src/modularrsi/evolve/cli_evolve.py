@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from modularrsi.models.base import ModelError
+from modularrsi.tasks.trials import ENV_HELP
 
 console = Console()
 err = Console(stderr=True)
@@ -100,8 +101,8 @@ def eval_command(
     k: Annotated[int, typer.Option("-k", help="Attempts per task and side.")] = 3,
     model: Annotated[str, typer.Option("--model", "-m", help="Agent model.")] = "sim",
     concurrency: Annotated[int, typer.Option("-n", "--concurrency", help="Attempts at once.")] = 8,
-    env: Annotated[str, typer.Option("--env", help="local, a Harbor environment type, or module:Class.")
-                   ] = "local",
+    env: Annotated[str, typer.Option("--env", help=ENV_HELP)
+                   ] = "auto",
     dataset: Annotated[str | None, typer.Option("--dataset", help="Harbor dataset NAME@VERSION.")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed shared by both sides.")] = 0,
     max_turns: Annotated[int, typer.Option("--max-turns", help="Turn limit per attempt.")] = 50,

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from modularrsi.evolve.aggregate import AggregateConfig
 from modularrsi.evolve.analysis import SimAnalystConfig
@@ -24,6 +24,7 @@ from modularrsi.evolve.gates.execution import ExecutionConfig
 from modularrsi.evolve.gates.review import ReviewConfig
 from modularrsi.harness.protocols import MODULES
 from modularrsi.models.roles import ModelRoles, ModelSettings
+from modularrsi.tasks.trials import ENV_HELP, check_environment_name
 
 Mode = Literal["lanes", "joint", "monolithic"]
 
@@ -79,7 +80,7 @@ class EvolveConfig(BaseModel):
                        "module lock (ablation --monolithic).")
     contrast: bool = Field(default=True, description="Contrastive pass/fail analysis (False: --no-contrast).")
     concurrency: int = Field(default=8, ge=1, description="Attempts running at once, over all lanes.")
-    env: str = Field(default="local", description="local, a Harbor environment type, or module:Class.")
+    env: str = Field(default="auto", description=ENV_HELP)
     env_kwargs: dict[str, Any] = Field(default_factory=dict, description="Environment kwargs.")
     seed: int = Field(default=0, description="Seed of sampling, editing and gates; same seed, same run.")
     max_turns: int | None = Field(default=50, ge=1, description="Turn limit per attempt.")
@@ -130,6 +131,11 @@ class EvolveConfig(BaseModel):
 
     def dump(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
+
+    @field_validator("env")
+    @classmethod
+    def _known_environment(cls, value: str) -> str:
+        return check_environment_name(value)
 
 
 def describe(model: type[BaseModel] = EvolveConfig, indent: str = "") -> list[str]:

@@ -11,6 +11,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from modularrsi.tasks.trials import ENV_HELP
+
 console = Console()
 err = Console(stderr=True)
 
@@ -61,7 +63,7 @@ def command(
     out: Annotated[Path | None, typer.Option("--out", help="Run directories, one per model (default "
                                              "runs/difficulty-<pool>); the same --out resumes.")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Run seed.")] = 0,
-    env: Annotated[str, typer.Option("--env", help="local, a Harbor environment type, or module:Class.")] = "local",
+    env: Annotated[str, typer.Option("--env", help=ENV_HELP)] = "auto",
 ) -> None:
     """Measure each task's success rate over several models; store it in the pool manifest."""
     from pydantic import ValidationError

@@ -6,9 +6,10 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from modularrsi.models.roles import ModelRoles
+from modularrsi.tasks.trials import ENV_HELP, check_environment_name
 
 
 class RunConfig(BaseModel):
@@ -28,7 +29,7 @@ class RunConfig(BaseModel):
     model: str = Field(default="sim", description="sim, scripted:FILE.json, or a LiteLLM model name.")
     k: int = Field(default=3, ge=1, description="Attempts per task.")
     concurrency: int = Field(default=8, ge=1, description="Attempts running at once.")
-    env: str = Field(default="local", description="local, a Harbor environment type, or module:Class.")
+    env: str = Field(default="auto", description=ENV_HELP)
     env_kwargs: dict[str, Any] = Field(default_factory=dict, description="Environment kwargs.")
     seed: int = Field(default=0, description="Run seed; each attempt's seed derives from it.")
     max_turns: int | None = Field(default=50, ge=1, description="Turn limit per attempt (None: none).")
@@ -55,3 +56,8 @@ class RunConfig(BaseModel):
 
     def dump(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
+
+    @field_validator("env")
+    @classmethod
+    def _known_environment(cls, value: str) -> str:
+        return check_environment_name(value)

@@ -34,6 +34,7 @@ class Attempt:
     cost_usd: float = 0.0
     wall_s: float = 0.0
     error: str | None = None
+    environment: str = ""  # the environment that ran it (``local``, ``podman``, …; what --env auto chose)
 
     @property
     def passed(self) -> bool:

@@ -65,6 +65,7 @@ class AttemptRow(BaseModel):
     cost_usd: float
     wall_s: float
     error: str | None
+    environment: str = ""
 
 
 class RunResults(BaseModel):

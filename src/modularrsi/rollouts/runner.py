@@ -29,7 +29,7 @@ from harbor.trial.trial import Trial
 from modularrsi.models.budget import BudgetLedger
 from modularrsi.rollouts.config import RunConfig
 from modularrsi.rollouts.metrics import Attempt
-from modularrsi.tasks.trials import environment_config, reward_of
+from modularrsi.tasks.trials import environment_name, resolve_environment, reward_of
 from modularrsi.util.files import write_json
 
 
@@ -65,7 +65,8 @@ def attempt_from_result(result: TrialResult, index: int) -> Attempt:
     return Attempt(task=result.task_name, attempt=index, reward=reward_of(result), steps=int(meta.get("turns", 0)),
                    input_tokens=(agent.n_input_tokens or 0) if agent else 0,
                    output_tokens=(agent.n_output_tokens or 0) if agent else 0,
-                   cost_usd=(agent.cost_usd or 0.0) if agent else 0.0, wall_s=round(wall, 3), error=error)
+                   cost_usd=(agent.cost_usd or 0.0) if agent else 0.0, wall_s=round(wall, 3), error=error,
+                   environment=environment_name(result.config.environment))
 
 
 def read_finished(trial_dir: Path) -> TrialResult | None:
@@ -132,14 +133,16 @@ class Runner:
                 if trial_dir.exists():
                     shutil.rmtree(trial_dir)
                 self._emit("started", {"trial": job.trial_name})
-                config = TrialConfig(task=job.task, trials_dir=self.trials_dir, trial_name=job.trial_name,
-                                     agent=self._agent(job),
-                                     environment=environment_config(self.config.env, self.config.env_kwargs),
-                                     timeout_multiplier=self.config.timeout_multiplier)
+                env_name = ""
                 try:
+                    env_name, environment = resolve_environment(self.config.env, Path(job.task.path),
+                                                                self.config.env_kwargs)
+                    config = TrialConfig(task=job.task, trials_dir=self.trials_dir, trial_name=job.trial_name,
+                                         agent=self._agent(job), environment=environment,
+                                         timeout_multiplier=self.config.timeout_multiplier)
                     trial = await Trial.create(config)
                 except Exception as exc:  # noqa: BLE001 - a task that cannot start is an outcome, not a crash
-                    self._record(job, Attempt(task=job.name, attempt=job.index, reward=None,
+                    self._record(job, Attempt(task=job.name, attempt=job.index, reward=None, environment=env_name,
                                               error=f"{type(exc).__name__}: {str(exc).strip()[:200]}"), False)
                     return  # no result.json is written, so a resumed run tries it again
                 finished = await trial.run()

@@ -123,7 +123,7 @@ def _reward_problem(label: str, outcome: TrialOutcome) -> str | None:
     return f"tests/test.sh wrote no usable /logs/verifier/reward.txt ({label} run)"
 
 
-async def _run_partial(path: Path, script: str, trials: Path, environment: EnvironmentConfig) -> TrialOutcome:
+async def _run_partial(path: Path, script: str, trials: Path, environment: EnvironmentConfig | str) -> TrialOutcome:
     """The oracle agent on a temporary copy of the task whose solve.sh is ``script``."""
     trials.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=trials, prefix=".partial-") as tmp:
@@ -134,7 +134,7 @@ async def _run_partial(path: Path, script: str, trials: Path, environment: Envir
 
 
 async def check_evaluator(path: Path, config: CheckConfig, trials: Path,
-                          environment: EnvironmentConfig) -> EvaluatorCheck:
+                          environment: EnvironmentConfig | str) -> EvaluatorCheck:
     """Oracle × repeats, nop and the partial solution, all at once, as real trials."""
     partial = partial_solution((path / "solution" / "solve.sh").read_text())
     oracle = AgentConfig(name="oracle")
@@ -184,7 +184,7 @@ async def check_judge(path: Path, config: CheckConfig) -> JudgeCheck:
     return result
 
 
-async def check_task(path: Path, config: CheckConfig, out: Path, environment: EnvironmentConfig) -> CheckReport:
+async def check_task(path: Path, config: CheckConfig, out: Path, environment: EnvironmentConfig | str) -> CheckReport:
     """Every check of one task; trials and the judge only when the environment check passed."""
     started = time.monotonic()
     environment_check, info = check_environment(path)
@@ -202,7 +202,7 @@ async def check_task(path: Path, config: CheckConfig, out: Path, environment: En
     return report
 
 
-async def check_tasks(paths: list[Path], out: Path, environment: EnvironmentConfig, config: CheckConfig,
+async def check_tasks(paths: list[Path], out: Path, environment: EnvironmentConfig | str, config: CheckConfig,
                       on_done: Callable[[CheckReport], None] | None = None) -> list[CheckReport]:
     """Check every task (``config.concurrency`` at a time); write ``check.json`` to ``out``."""
     out.mkdir(parents=True, exist_ok=True)

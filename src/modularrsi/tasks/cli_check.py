@@ -15,6 +15,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from modularrsi.tasks.trials import ENV_HELP
+
 console = Console()
 err = Console(stderr=True)
 
@@ -45,7 +47,7 @@ def command(
     paths: Annotated[list[Path], typer.Argument(help="Task directories or directories of tasks.")],
     concurrency: Annotated[int, typer.Option("-n", "--concurrency", min=1, help="Tasks checked at once.")] = 4,
     repeats: Annotated[int, typer.Option("--repeats", min=1, help="Oracle runs per task; each must get 1.")] = 2,
-    env: Annotated[str, typer.Option("--env", help="local, a Harbor environment type, or module:Class.")] = "local",
+    env: Annotated[str, typer.Option("--env", help=ENV_HELP)] = "auto",
     out: Annotated[Path | None, typer.Option("--out", help="Trials and check.json (default runs/check-<time>).")
                    ] = None,
     manifest: Annotated[Path | None, typer.Option("--manifest", help="Pool manifest whose 'check' fields to set.")
@@ -65,13 +67,13 @@ def command(
     from modularrsi.tasks.check import CheckConfig, CheckReport, check_tasks, update_manifest
     from modularrsi.tasks.manifest import load_manifest
     from modularrsi.tasks.model import discover
-    from modularrsi.tasks.trials import environment_config
+    from modularrsi.tasks.trials import check_environment_name
 
     logging.getLogger("harbor").setLevel(logging.WARNING)
     settings = {k: v for k, v in {"api_base": judge_api_base, "api_key_env": judge_api_key_env}.items() if v}
     try:
         task_dirs = discover([p.resolve() for p in paths])
-        environment = environment_config(env)
+        environment = check_environment_name(env)
         if manifest is not None:
             load_manifest(manifest)
     except (FileNotFoundError, ValueError) as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -9,12 +10,20 @@ from typing import Any
 
 from harbor.models.environment_type import EnvironmentType
 from harbor.models.trial.config import AgentConfig, EnvironmentConfig, TaskConfig, TrialConfig
-from harbor.trial.trial import Trial
 
+ENV_HELP = ("auto (per task: local when its Dockerfile fits LocalSandbox, else podman or docker), local, podman, "
+            "docker, any Harbor environment type, or module:Class.")
 #: Short names that are ours; every Harbor environment type name is accepted too. ``podman`` is Harbor's
 #: podman environment with local stand-ins for registry images this machine cannot pull
 #: (:mod:`modularrsi.engines.offline`; identical to Harbor's where those images are present).
 LOCAL_ENVIRONMENTS = {"local": "modularrsi.sandbox:LocalSandbox", "podman": "modularrsi.engines.offline:OfflinePodman"}
+
+
+def check_environment_name(name: str) -> str:
+    """``name`` if ``--env`` accepts it (``auto``, ours, Harbor's, ``module:Class``); ValueError otherwise."""
+    if name != "auto":
+        environment_config(name)
+    return name
 
 
 def environment_config(name: str, kwargs: dict[str, Any] | None = None) -> EnvironmentConfig:
@@ -36,9 +45,60 @@ def environment_config(name: str, kwargs: dict[str, Any] | None = None) -> Envir
     try:
         return EnvironmentConfig(type=EnvironmentType(name), kwargs=kwargs or {})
     except ValueError:
-        valid = ", ".join([*LOCAL_ENVIRONMENTS, *(e.value for e in EnvironmentType)])
+        valid = ", ".join(dict.fromkeys(["auto", *LOCAL_ENVIRONMENTS, *(e.value for e in EnvironmentType)]))
         raise ValueError(f"environment '{name}' is unknown; valid names: {valid}, "
                          "or a module:Class path") from None
+
+
+def environment_name(config: EnvironmentConfig) -> str:
+    """The short name of an environment config (what ``--env`` would have said)."""
+    by_path = {path: name for name, path in LOCAL_ENVIRONMENTS.items()}
+    if config.import_path:
+        return by_path.get(config.import_path, config.import_path)
+    return config.type.value if config.type else ""
+
+
+class EnvironmentUnavailable(RuntimeError):
+    """No environment on this machine can run the task (one line: why, and what to install)."""
+
+
+def auto_choice(task_dir: Path, engine: str | None = "detect") -> str:
+    """``--env auto`` for one task: ``local`` when its Dockerfile fits LocalSandbox's subset and this
+    host has what it asks for (the fast path), else a container engine that answers here."""
+    from harbor.environments.base import SandboxBuildFailedError
+
+    from modularrsi.sandbox.dockerfile import DockerfileRefused, parse_dockerfile
+    from modularrsi.sandbox.host import check_host_requirements
+
+    env_dir = task_dir / "environment"
+    dockerfile = env_dir / "Dockerfile"
+    try:
+        if (env_dir / "docker-compose.yaml").exists():
+            raise DockerfileRefused(env_dir / "docker-compose.yaml", ["a compose file needs a container engine"])
+        check_host_requirements(parse_dockerfile(dockerfile), dockerfile)
+        return "local"
+    except (DockerfileRefused, SandboxBuildFailedError, OSError) as exc:
+        reason = str(exc).split(" — ")[0]
+    engine = _engine_here() if engine == "detect" else engine
+    if engine is None:
+        raise EnvironmentUnavailable(f"{task_dir.name}: {reason}; no container engine answers here: run "
+                                     "scripts/engine-setup.sh as root (podman), or install docker with compose v2")
+    return engine
+
+
+@functools.cache
+def _engine_here() -> str | None:
+    from modularrsi.engines.engine import find_engine
+
+    engine = find_engine()
+    return engine.name if engine else None
+
+
+def resolve_environment(name: str, task_dir: Path,
+                        kwargs: dict[str, Any] | None = None) -> tuple[str, EnvironmentConfig]:
+    """The environment that runs ``task_dir``: ``name`` itself, or for ``auto`` the per-task choice."""
+    chosen = auto_choice(task_dir) if name == "auto" else name
+    return chosen, environment_config(chosen, kwargs)
 
 
 @dataclass(frozen=True)
@@ -50,6 +110,7 @@ class TrialOutcome:
     reward: float | None
     exception: str | None
     seconds: float
+    environment: str = ""
 
     @property
     def passed(self) -> bool:
@@ -67,17 +128,24 @@ def reward_of(result: Any) -> float | None:
     return float(next(iter(rewards.values()))) if len(rewards) == 1 else None
 
 
-async def run_trial(task_dir: Path, agent: AgentConfig, trials_dir: Path, environment: EnvironmentConfig,
+async def run_trial(task_dir: Path, agent: AgentConfig, trials_dir: Path, environment: EnvironmentConfig | str,
                     trial_name: str = "", timeout_multiplier: float = 1.0) -> TrialOutcome:
-    """Run ``agent`` on ``task_dir`` once through Harbor; never raises for a failed trial."""
-    config = TrialConfig(task=TaskConfig(path=task_dir), trials_dir=trials_dir, agent=agent,
-                         environment=environment, trial_name=trial_name,
-                         timeout_multiplier=timeout_multiplier)
+    """Run ``agent`` on ``task_dir`` once through Harbor; never raises for a failed trial.
+    ``environment`` is a config, or a name (``auto`` chooses per task) resolved here."""
+    from harbor.trial.trial import Trial
+
+    env_name = environment if isinstance(environment, str) else environment_name(environment)
     try:
+        if isinstance(environment, str):
+            env_name, environment = resolve_environment(environment, task_dir)
+        config = TrialConfig(task=TaskConfig(path=task_dir), trials_dir=trials_dir, agent=agent,
+                             environment=environment, trial_name=trial_name,
+                             timeout_multiplier=timeout_multiplier)
         trial = await Trial.create(config)
     except Exception as exc:  # noqa: BLE001 - a task that cannot even start is an outcome, not a crash
         first = (str(exc).strip().splitlines() or [""])[0]
-        return TrialOutcome(task_dir.name, trials_dir / trial_name, None, f"{type(exc).__name__}: {first}", 0.0)
+        return TrialOutcome(task_dir.name, trials_dir / trial_name, None, f"{type(exc).__name__}: {first}", 0.0,
+                            env_name)
     result = await trial.run()
     exception = None
     if result.exception_info is not None:
@@ -87,4 +155,4 @@ async def run_trial(task_dir: Path, agent: AgentConfig, trials_dir: Path, enviro
     seconds = 0.0
     if result.started_at and result.finished_at:
         seconds = (result.finished_at - result.started_at).total_seconds()
-    return TrialOutcome(task_dir.name, trial.paths.trial_dir, reward_of(result), exception, seconds)
+    return TrialOutcome(task_dir.name, trial.paths.trial_dir, reward_of(result), exception, seconds, env_name)

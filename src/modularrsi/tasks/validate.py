@@ -48,7 +48,7 @@ def _problem(name: str, label: str, outcome: TrialOutcome, expected: float) -> s
     return None
 
 
-async def validate_task(path: Path, out: Path, environment: EnvironmentConfig) -> ValidationRow:
+async def validate_task(path: Path, out: Path, environment: EnvironmentConfig | str) -> ValidationRow:
     row = ValidationRow(task=path.name, path=str(path))
     started = time.monotonic()
     try:
@@ -65,7 +65,7 @@ async def validate_task(path: Path, out: Path, environment: EnvironmentConfig) -
     return row
 
 
-async def validate_tasks(paths: list[Path], out: Path, environment: EnvironmentConfig,
+async def validate_tasks(paths: list[Path], out: Path, environment: EnvironmentConfig | str,
                          concurrency: int = 4,
                          on_done: Callable[[ValidationRow], None] | None = None) -> list[ValidationRow]:
     """Validate every task (``concurrency`` tasks at a time); write ``validation.json`` to ``out``."""
