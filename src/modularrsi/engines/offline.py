@@ -14,8 +14,8 @@ are not, three stand-ins take their place:
   tag when the engine has one: the trial builds from a copy of the environment whose Dockerfile
   drops the digest (an engine cannot hold an image under another manifest's digest).
 
-Repeated trials of one task reuse its built image: Harbor's own build cache, keyed by the
-environment's content.
+Repeated trials of one task reuse its built image: teardown removes the containers and keeps the
+image (Harbor's ``delete`` teardown would remove it and every attempt would rebuild).
 """
 
 from __future__ import annotations
@@ -90,6 +90,12 @@ class OfflinePodman(PodmanEnvironment):
         if self.sidecar_standin_needed():
             build_sidecar_standin(self._standin_name())
         await super()._ensure_egress_control_sidecar_image_built()
+
+    @override
+    async def stop(self, delete: bool) -> None:
+        """Containers go; the task's built image stays, so the next trial of the task reuses it
+        (Harbor's teardown for ``delete`` also removes local images: a rebuild per attempt)."""
+        await super().stop(delete=False)
 
     @override
     async def _write_resources_compose_file(self) -> Path:
