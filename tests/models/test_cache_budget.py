@@ -38,9 +38,25 @@ def test_budget_stops_calls_once_the_cap_is_reached_and_persists(tmp_path):
     asyncio.run(model.complete(HI))
     with pytest.raises(BudgetExceeded, match="token cap reached"):
         asyncio.run(model.complete(HI))
+    ledger.flush()  # the writer thread writes behind; flush (also run at exit) writes now
     again = BudgetLedger(path, max_tokens=10)
     assert again.spent.calls == 1 and again.exhausted()
     assert BudgetLedger(path, max_tokens=10_000).exhausted() is None
+
+
+def test_the_ledger_writes_behind_and_flush_writes_what_was_charged(tmp_path):
+    from modularrsi.models.base import Completion
+
+    path = tmp_path / "budget.json"
+    ledger = BudgetLedger(path)
+    for _ in range(50):
+        ledger.charge(Completion("a", 1, 1, 0.0))
+    ledger.flush()
+    assert BudgetLedger(path).spent.calls == 50
+    ledger.flush()  # nothing changed since: no write
+    path.unlink()
+    ledger.flush()
+    assert not path.exists()
 
 
 def test_cost_cap(tmp_path):

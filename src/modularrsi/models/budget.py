@@ -4,17 +4,26 @@ Every metered call is checked before it is made and charged after it returns; on
 no further call is made (:class:`BudgetExceeded`), the attempt ends cleanly and the run stops
 launching attempts. The ledger persists to a JSON file in the run directory (atomically), so a
 resumed run keeps counting from where it stopped. Cache hits are free.
+
+Persisting never blocks the caller (an event loop charging hundreds of calls a minute): a writer
+thread coalesces charges and writes at most every :data:`FLUSH_S` seconds, and once more at exit
+(:meth:`BudgetLedger.flush`). A process killed outright loses at most the last ``FLUSH_S`` seconds
+of spending from the file; the caps themselves are checked in memory, never from the file.
 """
 
 from __future__ import annotations
 
+import atexit
 import json
 import threading
+import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from modularrsi.models.base import BudgetExceeded, ChatModel, Completion, Message
 from modularrsi.util.files import write_json
+
+FLUSH_S = 0.5
 
 
 @dataclass
@@ -36,6 +45,9 @@ class BudgetLedger:
         if path is not None and path.is_file():
             self.spent = Spend(**json.loads(path.read_text()).get("spent", {}))
         self._lock = threading.Lock()
+        self._dirty = threading.Event()
+        self._write_lock = threading.Lock()
+        self._writer: threading.Thread | None = None
 
     @classmethod
     def shared(cls, path: Path, max_tokens: int | None = None, max_cost_usd: float | None = None) -> BudgetLedger:
@@ -65,9 +77,28 @@ class BudgetLedger:
             self.spent.calls += 1
             self.spent.tokens += completion.input_tokens + completion.output_tokens
             self.spent.cost_usd += completion.cost_usd
-            if self.path is not None:
-                write_json(self.path, {"max_tokens": self.max_tokens, "max_cost_usd": self.max_cost_usd,
-                                       "spent": asdict(self.spent)})
+            if self.path is not None and self._writer is None:
+                self._writer = threading.Thread(target=self._write_behind, name="budget-ledger", daemon=True)
+                self._writer.start()
+                atexit.register(self.flush)
+        self._dirty.set()
+
+    def flush(self) -> None:
+        """Write what has been spent to the ledger file now (a no-op when nothing changed)."""
+        with self._write_lock:  # writes in order; charges never wait on one
+            with self._lock:
+                if self.path is None or not self._dirty.is_set():
+                    return
+                self._dirty.clear()
+                state = {"max_tokens": self.max_tokens, "max_cost_usd": self.max_cost_usd,
+                         "spent": asdict(self.spent)}
+            write_json(self.path, state)
+
+    def _write_behind(self) -> None:
+        while True:
+            self._dirty.wait()
+            time.sleep(FLUSH_S)  # coalesce the charges of the next moment into one write
+            self.flush()
 
 
 class MeteredModel:
