@@ -59,8 +59,11 @@ class Function:
     sha256: str
     code: ModuleType
     parents: list[str] = field(default_factory=list)
+    source: str = ""  # what the function runtime executes (the checked text, not re-read from disk)
 
     def call(self, attr: str) -> Any:
+        """The callable ``attr`` of this process's copy of the module (tests and tools only: the
+        kernel runs functions in the confined runtime, :mod:`modularrsi.harness.runtime`)."""
         return getattr(self.code, attr)
 
 
@@ -132,6 +135,7 @@ class _Checked:
 
     sha256: str
     code: CodeType
+    source: str = ""
 
 
 #: Function files already checked and compiled in this process, by (path, content hash): a trial
@@ -146,7 +150,7 @@ def _checked(path: Path) -> _Checked:
     key = (str(path), sha)
     hit = _CHECKED.get(key)
     if hit is None:
-        hit = _Checked(sha, compile(check_source(path, source), str(path), "exec"))
+        hit = _Checked(sha, compile(check_source(path, source), str(path), "exec"), source)
         _CHECKED[key] = hit
     return hit
 
@@ -195,7 +199,8 @@ def load_function(path: Path, unique_prefix: str) -> Function:
         raise GenerationError(f"{path}: modules/{module_dir}/ is not one of {', '.join(MODULES)}")
     code = _import_file(path, f"{unique_prefix}.{module_dir}.{path.stem}", checked.code)
     module, role, params = check_contract(path, module_dir, code)
-    return Function(path.stem, module, role, code.DESCRIPTION.strip(), params, path, checked.sha256, code)
+    return Function(path.stem, module, role, code.DESCRIPTION.strip(), params, path, checked.sha256, code,
+                    source=checked.source)
 
 
 def load_generation(path: Path) -> Generation:

@@ -1,0 +1,228 @@
+"""The orchestrator's end of one episode's function worker (see :mod:`modularrsi.harness.runtime`).
+
+A :class:`Session` sends calls to the worker (:meth:`Session.call`) and, while one is in flight,
+serves the worker's requests — the only ways a function reaches the world — by running the
+orchestrator's handlers (:func:`host_handlers`: the terminal, the model and the kernel's loop
+steps) on plain values rebuilt by :mod:`modularrsi.harness.wire`. Requests are served concurrently
+with the calls that caused them, so calls nest in both directions.
+
+Invariants:
+- an exception raised by a handler reaches the function as the same kind (limits, model errors);
+  if the function lets it out, the orchestrator re-raises the *original* object, so an episode ends
+  with the same ``Ending`` as when functions ran in-process;
+- every other failure — the function raised, returned or sent something malformed, its worker died
+  or it computed for longer than ``timeout_s`` without asking the orchestrator for anything (then
+  the worker is killed) — is a :class:`FunctionError`; the orchestrator never crashes on one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import itertools
+import socket
+import time
+from collections.abc import Callable
+from typing import Any
+
+from modularrsi.harness import wire
+from modularrsi.harness.protocols import Message, Reply
+from modularrsi.harness.runtime import Zygote, worker_limits
+
+#: Exceptions a handler may raise that functions see by name (everything else: ``HarnessError``).
+TYPED = ("LimitReached", "ModelError", "ContextOverflow", "ModelUnavailable", "BudgetExceeded")
+
+
+class FunctionError(RuntimeError):
+    """A function failed at run time (raised, overran its time limit, sent a malformed value, or its
+    worker died): the episode ends with this harness error."""
+
+
+class Session:
+    """One episode's worker: :meth:`start`, :meth:`call`, :meth:`close`."""
+
+    def __init__(self, sock: socket.socket, pid: int, mirror: wire.Mirror, timeout_s: float):
+        self.pid, self.mirror, self.timeout_s = pid, mirror, timeout_s
+        self.handlers: dict[str, Callable[..., Any]] = {}
+        self._sock, self._loop = sock, asyncio.get_running_loop()
+        self._ids = itertools.count(1)
+        self._pending: dict[int, asyncio.Future] = {}
+        self._raised: dict[int, BaseException] = {}
+        self._serving, self._tasks, self._timer = 0, set(), None
+        self.dead: str | None = None
+        self.fork_s = 0.0
+
+    @classmethod
+    async def start(cls, mirror: wire.Mirror, timeout_s: float, memory_mb: int | None = None) -> Session:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        started = time.perf_counter()
+        try:
+            limits = worker_limits(memory_mb) if memory_mb else worker_limits()
+            pid = await asyncio.to_thread(Zygote.fork, theirs, limits)
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        session = cls(ours, pid, mirror, timeout_s)
+        session.fork_s = time.perf_counter() - started
+        session._reader, session._writer = await asyncio.open_unix_connection(sock=ours, limit=wire.MAX_MESSAGE)
+        session._tasks.add(asyncio.create_task(session._read()))
+        return session
+
+    # ------------------------------------------------------------ calls into the worker
+    async def call(self, op: str, *args: Any) -> Any:
+        if self.dead:
+            raise FunctionError(self.dead)
+        ident = next(self._ids)
+        future = self._pending[ident] = self._loop.create_future()
+        self._send({"id": ident, "op": op, "a": wire.encode(list(args))})
+        try:
+            message = await future
+        finally:
+            self._pending.pop(ident, None)
+        if "err" in message:
+            raise self._error(message["err"])
+        try:
+            return wire.decode(message.get("ok"))
+        except wire.Malformed as exc:
+            raise FunctionError(f"malformed result: {exc}") from None
+
+    def _error(self, err: Any) -> BaseException:
+        if not isinstance(err, dict):
+            return FunctionError("malformed error report")
+        ref = err.get("ref")
+        if type(ref) is int and ref in self._raised:
+            return self._raised[ref]
+        return FunctionError(f"{str(err.get('type'))[:80]}: {str(err.get('msg'))[:1000]}")
+
+    # ------------------------------------------------------------ messages
+    def _send(self, message: dict) -> None:
+        message["s"] = self.mirror.delta()
+        self._writer.write(wire.frame(message))
+        self._arm()
+
+    async def _read(self) -> None:
+        try:
+            while True:
+                size = wire.HEADER.unpack(await self._reader.readexactly(wire.HEADER.size))[0]
+                if size > wire.MAX_MESSAGE:
+                    raise wire.Malformed("message too large")
+                self._receive(wire.unframe(await self._reader.readexactly(size)))
+        except (asyncio.IncompleteReadError, ConnectionError, OSError):
+            self._fail("the function worker exited (killed by a limit, or it ended itself)")
+        except (wire.Malformed, TypeError, ValueError, KeyError, AttributeError) as exc:
+            self._fail(f"the function worker sent a malformed message: {str(exc)[:300]}")
+
+    def _receive(self, message: dict) -> None:
+        self.mirror.apply(message.get("s"))
+        if "re" in message:
+            future = self._pending.get(message["re"])
+            if future is not None and not future.done():
+                future.set_result(message)
+            self._arm()
+        elif isinstance(message.get("op"), str) and type(message.get("id")) is int:
+            self._serving += 1
+            self._disarm()
+            task = asyncio.create_task(self._serve(message))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        else:
+            raise wire.Malformed("neither a request nor an answer")
+
+    async def _serve(self, message: dict) -> None:
+        try:
+            handler = self.handlers.get(message["op"])
+            if handler is None:
+                raise wire.Malformed(f"no such request: {message['op'][:60]!r}")
+            args = wire.decode(message.get("a") or [])
+            result = handler(*wire.expect(args, list, "arguments"))
+            if inspect.isawaitable(result):
+                result = await result
+            reply = {"re": message["id"], "ok": wire.encode(result)}
+        except Exception as exc:  # noqa: BLE001 - reported to the function, which may handle it
+            reply = {"re": message["id"], "err": self._describe(exc)}
+        finally:
+            self._serving -= 1
+        if not self.dead:
+            self._send(reply)
+
+    def _describe(self, exc: Exception) -> dict:
+        if isinstance(exc, wire.Malformed):
+            exc = FunctionError(f"malformed request: {exc}")
+        ref = len(self._raised) + 1
+        self._raised[ref] = exc
+        kind = type(exc).__name__ if type(exc).__name__ in TYPED else "HarnessError"
+        return {"type": kind, "msg": str(exc)[:2000], "ref": ref, "reason": getattr(exc, "reason", None)}
+
+    # ------------------------------------------------------------ time limit and end
+    def _arm(self) -> None:
+        self._disarm()
+        if self._pending and self._serving == 0 and not self.dead:
+            self._timer = self._loop.call_later(self.timeout_s, self._fail,
+                                                f"a function computed for more than {self.timeout_s:g} s "
+                                                "(the per-call time limit); its worker was killed")
+
+    def _disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _fail(self, reason: str) -> None:
+        if self.dead:
+            return
+        self.dead = reason
+        self._disarm()
+        for future in self._pending.values():
+            if not future.done():
+                future.set_exception(FunctionError(reason))
+        self._kill()
+
+    def _kill(self) -> None:
+        Zygote.kill(self.pid)
+        self._writer.close()
+
+    def close(self) -> None:
+        """Kill the worker (whatever it is doing) and stop serving it."""
+        if not self.dead:
+            self.dead = "episode over"
+            self._disarm()
+            self._kill()
+        for task in list(self._tasks):
+            task.cancel()
+
+
+def host_handlers(kernel) -> dict[str, Callable[..., Any]]:
+    """What a function may ask of the orchestrator, with every argument's type checked."""
+    terminal, model, want = kernel.terminal, kernel.model, wire.expect
+
+    def messages(value: Any) -> list[Message]:
+        return wire.expect_list(value, Message, "messages")
+
+    async def run_exec(command: Any, timeout_sec: Any = None) -> list:
+        rc, output = await terminal.exec(want(command, str, "command"), want(timeout_sec, (int, type(None)), "timeout"))
+        return [rc, output]
+
+    return {
+        "terminal.send_keys": lambda keys, wait=0.0: terminal.send_keys(want(keys, str, "keys"),
+                                                                        float(want(wait, (int, float), "wait"))),
+        "terminal.incremental_output": terminal.incremental_output,
+        "terminal.screen": terminal.screen,
+        "terminal.exec": run_exec,
+        "model.ask": lambda msgs, purpose: model.ask(messages(msgs), want(purpose, str, "purpose")),
+        "model.context_limit": model.context_limit,
+        "model.count_tokens": lambda msgs: model.count_tokens(messages(msgs)),
+        "loop.initial_prompt": kernel.initial_prompt,
+        "loop.maintain_context": lambda prompt: kernel.maintain_context(want(prompt, Message, "prompt")),
+        "loop.query": lambda prompt: kernel.query(want(prompt, Message, "prompt")),
+        "loop.parse_error_feedback": lambda reply: kernel.parse_error_feedback(want(reply, Reply, "reply")),
+        "loop.execute": lambda reply: kernel.execute(want(reply, Reply, "reply")),
+        "loop.observe": lambda reply, out: kernel.observe(want(reply, Reply, "reply"), want(out, str, "output")),
+        "loop.judge_completion": lambda reply, out: kernel.judge_completion(want(reply, Reply, "reply"),
+                                                                            want(out, str, "output")),
+        "loop.interventions": kernel.interventions,
+        "loop.record": lambda prompt, reply, out, response: kernel.record(
+            want(prompt, Message, "prompt"), want(reply, Reply, "reply"), want(out, str, "output"),
+            want(response, Message, "response")),
+        "loop.check_limits": kernel.check_limits,
+    }

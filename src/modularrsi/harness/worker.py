@@ -1,0 +1,318 @@
+"""The confined end of the function runtime: a zygote and its per-episode workers. Never imported by
+the orchestrator; run by :mod:`modularrsi.harness.runtime` inside bubblewrap as an unprivileged user::
+
+    python -I -S /rt/modularrsi/harness/worker.py CONTROL_FD
+
+The *zygote* pre-imports what functions may use, then waits on CONTROL_FD (``SOCK_SEQPACKET``, one
+JSON object per message) for ``{"op": "fork", "limits": {...}}`` carrying one descriptor (the
+episode's socket) and answers ``{"pid": P}``; ``{"op": "kill", "pid": P}`` ends worker P. A
+*worker* lowers its rlimits (address space, processes: none, files), then serves one episode over
+its socket with :mod:`modularrsi.harness.wire` messages:
+
+- from the orchestrator: ``{"id", "op": "init", "a": [functions]}`` (sources and parameters),
+  ``{"id", "op": "call", "a": [key, callable, args]}``, ``{"id", "op": "run", "a": [key]}``;
+- to the orchestrator: requests for the only things a function can reach — ``terminal.*``,
+  ``model.*`` and, for the agent-loop core, ``loop.*`` — answered by ``{"re": id, "ok"|"err"}``.
+
+Calls nest (``run`` awaits ``loop.query``; serving it, the orchestrator calls ``parse`` here), so a
+request waiting for its answer serves the requests that arrive first. Every message carries the
+state delta (:class:`~modularrsi.harness.wire.Mirror`). The worker exits when its socket closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import os
+import socket
+import sys
+import types
+
+sys.path.insert(0, "/rt")
+PRELOAD = ("json", "re", "dataclasses", "typing", "collections", "itertools", "functools", "math", "string",
+           "textwrap", "difflib", "hashlib", "random", "time", "datetime", "enum", "statistics", "shlex",
+           "copy", "operator", "heapq", "bisect", "base64", "html", "unicodedata", "fnmatch", "uuid",
+           "modularrsi.harness.protocols", "modularrsi.harness.resources", "modularrsi.harness.wire",
+           "harbor.agents.terminus_2.terminus_json_plain_parser",
+           "harbor.agents.terminus_2.terminus_xml_plain_parser")
+
+from modularrsi.harness import wire  # noqa: E402
+from modularrsi.harness.protocols import Ctx, LoopState  # noqa: E402
+from modularrsi.models import base  # noqa: E402
+
+
+class LimitReached(Exception):
+    """A turn or time limit of the episode was reached (raised by the orchestrator's check)."""
+
+    def __init__(self, reason: str, detail: str):
+        super().__init__(detail)
+        self.reason = reason
+
+
+class HarnessError(RuntimeError):
+    """The orchestrator could not do what was asked (or a nested function call failed)."""
+
+
+#: Exceptions the orchestrator reports by name, raised here as the same kind so functions catch them
+#: as they always could.
+KINDS = {"LimitReached": LimitReached, "ModelError": base.ModelError, "ContextOverflow": base.ContextOverflow,
+         "ModelUnavailable": base.ModelUnavailable, "BudgetExceeded": base.BudgetExceeded}
+
+
+class Channel:
+    """The worker's end of the episode socket: blocking, one call at a time, nested calls served."""
+
+    def __init__(self, sock: socket.socket, mirror: wire.Mirror):
+        self.sock, self.mirror, self.ids = sock, mirror, itertools.count(1)
+        self.handler = None
+
+    def send(self, message: dict) -> None:
+        message["s"] = self.mirror.delta()
+        self.sock.sendall(wire.frame(message))
+
+    def receive(self) -> dict:
+        size = wire.HEADER.unpack(self._exactly(wire.HEADER.size))[0]
+        message = wire.unframe(self._exactly(size))
+        self.mirror.apply(message.get("s"))
+        return message
+
+    def _exactly(self, n: int) -> bytes:
+        chunks, left = [], n
+        while left:
+            chunk = self.sock.recv(min(left, 1 << 20))
+            if not chunk:
+                os._exit(0)
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+
+    def request(self, op: str, *args):
+        """Ask the orchestrator; serve its nested requests until the answer comes."""
+        ident = next(self.ids)
+        self.send({"id": ident, "op": op, "a": wire.encode(list(args))})
+        while True:
+            message = self.receive()
+            if message.get("re") == ident:
+                if "err" in message:
+                    raise _exception(message["err"])
+                return wire.decode(message.get("ok"))
+            self.serve(message)
+
+    def serve(self, message: dict) -> None:
+        try:
+            reply = {"re": message["id"], "ok": wire.encode(self.handler(message["op"], message.get("a") or []))}
+        except BaseException as exc:  # noqa: BLE001 - every failure is reported, the worker goes on
+            reply = {"re": message["id"], "err": {"type": type(exc).__name__, "msg": str(exc)[:2000],
+                                                  "ref": getattr(exc, "ref", None)}}
+        self.send(reply)
+
+
+def _exception(err: dict) -> BaseException:
+    kind = KINDS.get(err.get("type"), HarnessError)
+    exc = kind(err.get("reason") or "", err.get("msg", "")) if kind is LimitReached else kind(err.get("msg", ""))
+    exc.ref = err.get("ref")
+    return exc
+
+
+class TerminalProxy:
+    """``ctx.terminal``: each method is a request to the orchestrator's terminal."""
+
+    __slots__ = ("_c",)
+
+    def __init__(self, channel: Channel):
+        self._c = channel
+
+    async def send_keys(self, keys: str, min_timeout_sec: float = 0.0) -> None:
+        return self._c.request("terminal.send_keys", keys, min_timeout_sec)
+
+    async def incremental_output(self) -> str:
+        return self._c.request("terminal.incremental_output")
+
+    async def screen(self) -> str:
+        return self._c.request("terminal.screen")
+
+    async def exec(self, command: str, timeout_sec: int | None = None) -> tuple[int, str]:
+        return tuple(self._c.request("terminal.exec", command, timeout_sec))
+
+
+class ModelProxy:
+    """``ctx.model``: ask, context_limit and count_tokens, answered by the orchestrator's model."""
+
+    __slots__ = ("_c",)
+
+    def __init__(self, channel: Channel):
+        self._c = channel
+
+    async def ask(self, messages, purpose: str) -> str:
+        return self._c.request("model.ask", list(messages), purpose)
+
+    def context_limit(self) -> int:
+        return self._c.request("model.context_limit")
+
+    def count_tokens(self, messages) -> int:
+        return self._c.request("model.count_tokens", list(messages))
+
+
+class LoopProxy:
+    """The ``loop`` the agent-loop core drives: the kernel's named steps, run by the orchestrator."""
+
+    def __init__(self, channel: Channel, state: LoopState):
+        self._c, self.state = channel, state
+
+    async def initial_prompt(self):
+        return self._c.request("loop.initial_prompt")
+
+    async def maintain_context(self, prompt):
+        return self._c.request("loop.maintain_context", prompt)
+
+    async def query(self, prompt):
+        return self._c.request("loop.query", prompt)
+
+    def parse_error_feedback(self, reply):
+        return self._c.request("loop.parse_error_feedback", reply)
+
+    async def execute(self, reply):
+        return self._c.request("loop.execute", reply)
+
+    def observe(self, reply, output):
+        return self._c.request("loop.observe", reply, output)
+
+    def judge_completion(self, reply, output):
+        return self._c.request("loop.judge_completion", reply, output)
+
+    def interventions(self):
+        return self._c.request("loop.interventions")
+
+    def record(self, prompt, reply, output, response):
+        return self._c.request("loop.record", prompt, reply, output, response)
+
+    def check_limits(self):
+        return self._c.request("loop.check_limits")
+
+
+def run_coroutine(coroutine):
+    """Run ``coroutine`` to its end, also while an outer coroutine is suspended in a request."""
+    outer = asyncio.events._get_running_loop()
+    asyncio.events._set_running_loop(None)
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(coroutine)
+    finally:
+        loop.close()
+        asyncio.events._set_running_loop(outer)
+
+
+class Episode:
+    """The functions of one episode and the context each sees."""
+
+    def __init__(self, channel: Channel):
+        self.channel, self.functions, self.memos = channel, {}, {}
+        self.terminal, self.model = TerminalProxy(channel), ModelProxy(channel)
+
+    def __call__(self, op: str, args: list):
+        if op == "init":
+            self.channel.mirror.state.instruction = args[1]
+            return self.load(args[0])
+        if op == "call":
+            key, name, call_args = args
+            result = getattr(self.functions[key][0], name)(*wire.decode(call_args), self._ctx(key))
+        elif op == "run":
+            result = self.functions[args[0]][0].run(LoopProxy(self.channel, self.channel.mirror.state))
+        else:
+            raise HarnessError(f"unknown operation {op!r}")
+        return run_coroutine(result) if asyncio.iscoroutine(result) else result
+
+    def load(self, functions: dict) -> None:
+        for key, spec in functions.items():
+            module = types.ModuleType("_fn_" + key.replace("/", "_"))
+            exec(compile(spec["source"], f"<function {key}>", "exec"), module.__dict__)  # noqa: S102
+            self.functions[key] = (module, spec["parameters"])
+
+    def _ctx(self, key: str) -> Ctx:
+        mirror = self.channel.mirror
+        return Ctx(state=mirror.state, terminal=self.terminal, model=self.model,
+                   params=dict(self.functions[key][1]), memo=self.memos.setdefault(key, {}), history=mirror.history)
+
+
+def serve_episode(sock: socket.socket) -> None:
+    mirror = wire.Mirror(LoopState(instruction=""), [], owner=False)
+    channel = Channel(sock, mirror)
+    channel.handler = Episode(channel)
+    while True:
+        channel.serve(channel.receive())
+
+
+# ---------------------------------------------------------------- zygote
+def preload() -> None:
+    import importlib
+
+    for name in PRELOAD:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+    from modularrsi.harness.resources import terminus_template
+
+    for template in ("terminus-json-plain.txt", "terminus-xml-plain.txt", "timeout.txt"):
+        with contextlib.suppress(OSError):
+            terminus_template(template)
+
+
+def confine_worker(limits: dict) -> None:
+    import resource
+
+    for name, value in limits.items():
+        resource.setrlimit(getattr(resource, name), (value, value))
+
+
+def fork_worker(control: socket.socket, fd: int, limits: dict) -> int:
+    pid = os.fork()
+    if pid:
+        os.close(fd)
+        return pid
+    try:
+        control.close()
+        os.setsid()
+        null = os.open("/dev/null", os.O_RDWR)
+        for std in (0, 1, 2):
+            os.dup2(null, std)
+        confine_worker(limits)
+        serve_episode(socket.socket(fileno=fd))
+    finally:
+        os._exit(0)
+
+
+def non_dumpable() -> None:
+    """No process of this user may ptrace or read the memory of the zygote or a worker."""
+    import ctypes
+
+    ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE
+
+
+def main() -> None:
+    import json
+    import signal
+
+    control = socket.socket(fileno=int(sys.argv[1]))
+    preload()
+    non_dumpable()
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    control.send(json.dumps({"ready": True}).encode())
+    while True:
+        data, fds, _, _ = socket.recv_fds(control, 1 << 16, 1)
+        if not data:
+            return
+        request = json.loads(data)
+        if request["op"] == "fork":
+            try:
+                reply = {"pid": fork_worker(control, fds[0], request["limits"])}
+            except OSError as exc:
+                reply = {"error": f"fork failed: {exc}"}
+        else:
+            with contextlib.suppress(OSError):
+                os.kill(int(request["pid"]), signal.SIGKILL)
+            reply = {"ok": True}
+        control.send(json.dumps(reply).encode())
+
+
+if __name__ == "__main__":
+    main()
