@@ -111,7 +111,8 @@ class Kernel:
         session.handlers = host_handlers(self)
         functions = {f"{fn.module}/{fn.name}": {"source": fn.source, "parameters": dict(fn.parameters)}
                      for fns in self.active.values() for fn in fns}
-        await session.call("init", functions, self.state.instruction)
+        options = {"deadline": self.deadline, "interventions": bool(self._additive("agent_loop"))}
+        await session.call("init", functions, self.state.instruction, options)
         self._trace({"event": "runtime", "fork_ms": round(session.fork_s * 1000, 2)})
         return session
 

@@ -31,6 +31,8 @@ from modularrsi.harness.runtime import Zygote, worker_limits
 
 #: Exceptions a handler may raise that functions see by name (everything else: ``HarnessError``).
 TYPED = ("LimitReached", "ModelError", "ContextOverflow", "ModelUnavailable", "BudgetExceeded")
+#: Requests the worker sends without waiting for an answer (synchronous handlers that return None).
+NOTIFICATIONS = ("loop.record",)
 
 
 class FunctionError(RuntimeError):
@@ -76,7 +78,7 @@ class Session:
             raise FunctionError(self.dead)
         ident = next(self._ids)
         future = self._pending[ident] = self._loop.create_future()
-        self._send({"id": ident, "op": op, "a": wire.encode(list(args))})
+        self._send({"id": ident, "op": op, "a": wire.encode(list(args), wire.Refs(self.mirror.history))})
         try:
             message = await future
         finally:
@@ -84,7 +86,7 @@ class Session:
         if "err" in message:
             raise self._error(message["err"])
         try:
-            return wire.decode(message.get("ok"))
+            return wire.decode(message.get("ok"), self.mirror.history)
         except wire.Malformed as exc:
             raise FunctionError(f"malformed result: {exc}") from None
 
@@ -116,6 +118,8 @@ class Session:
 
     def _receive(self, message: dict) -> None:
         self.mirror.apply(message.get("s"))
+        for note in message.get("q") or ():
+            self._notified(note)
         if "re" in message:
             future = self._pending.get(message["re"])
             if future is not None and not future.done():
@@ -130,16 +134,25 @@ class Session:
         else:
             raise wire.Malformed("neither a request nor an answer")
 
+    def _notified(self, note: dict) -> None:
+        """A request the worker does not wait for (``loop.record``): run now; failing ends the episode."""
+        try:
+            if note.get("op") not in NOTIFICATIONS:
+                raise wire.Malformed(f"{str(note.get('op'))[:60]!r} must be asked, not notified")
+            self.handlers[note["op"]](*wire.expect(wire.decode(note.get("a"), self.mirror.history), list, "arguments"))
+        except Exception as exc:  # noqa: BLE001 - any failure ends the episode as a harness error
+            self._fail(f"{note.get('op')} failed: {type(exc).__name__}: {str(exc)[:300]}")
+
     async def _serve(self, message: dict) -> None:
         try:
             handler = self.handlers.get(message["op"])
             if handler is None:
                 raise wire.Malformed(f"no such request: {message['op'][:60]!r}")
-            args = wire.decode(message.get("a") or [])
+            args = wire.decode(message.get("a") or [], self.mirror.history)
             result = handler(*wire.expect(args, list, "arguments"))
             if inspect.isawaitable(result):
                 result = await result
-            reply = {"re": message["id"], "ok": wire.encode(result)}
+            reply = {"re": message["id"], "ok": wire.encode(result, wire.Refs(self.mirror.history))}
         except Exception as exc:  # noqa: BLE001 - reported to the function, which may handle it
             reply = {"re": message["id"], "err": self._describe(exc)}
         finally:

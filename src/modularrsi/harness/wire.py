@@ -44,29 +44,50 @@ class Malformed(ValueError):
     """A value that may not cross the boundary, or arrived in a shape it may not have."""
 
 
-def encode(value: Any) -> Any:
-    """``value`` as JSON-ready data; :class:`Malformed` for anything outside the contract."""
+def encode(value: Any, refs: Refs | None = None) -> Any:
+    """``value`` as JSON-ready data; :class:`Malformed` for anything outside the contract. A message
+    of the mirrored history (``refs``) travels as its index ``{"__h": i}``."""
     if value is None or isinstance(value, bool | int | float | str):
         return value
+    if refs is not None and type(value) is Message and (index := refs.index(value)) is not None:
+        return {"__h": index}
     schema = SCHEMAS.get(type(value).__name__)
     if schema is not None and type(value) is schema[0]:
         return {"__t": type(value).__name__, **{f.name: encode(getattr(value, f.name)) for f in fields(value)}}
     if isinstance(value, list | tuple):
-        return [encode(v) for v in value]
-    if isinstance(value, dict) and all(isinstance(k, str) for k in value) and "__t" not in value:
-        return {k: encode(v) for k, v in value.items()}
+        return [encode(v, refs) for v in value]
+    if isinstance(value, dict) and all(isinstance(k, str) for k in value) and not {"__t", "__h"} & set(value):
+        return {k: encode(v, refs) for k, v in value.items()}
     raise Malformed(f"a {type(value).__name__} cannot cross the function boundary (plain data only)")
 
 
-def decode(value: Any) -> Any:
-    """Rebuild contract values in data that came from :func:`json.loads`."""
+def decode(value: Any, history: list[Message] | None = None) -> Any:
+    """Rebuild contract values in data that came from :func:`json.loads` (``{"__h": i}``: message
+    ``i`` of ``history``, the receiver's mirrored history)."""
     if isinstance(value, list):
-        return [decode(v) for v in value]
+        return [decode(v, history) for v in value]
     if isinstance(value, dict):
+        if "__h" in value:
+            index = value["__h"]
+            if history is None or type(index) is not int or not 0 <= index < len(history) or len(value) != 1:
+                raise Malformed("bad history reference")
+            return history[index]
         if "__t" in value:
             return _build(value)
-        return {k: decode(v) for k, v in value.items()}
+        return {k: decode(v, history) for k, v in value.items()}
     return value
+
+
+class Refs:
+    """Finds a message of ``history`` by identity (the index map is built on first use)."""
+
+    def __init__(self, history: list[Message]):
+        self.history, self._ids = history, None
+
+    def index(self, message: Message) -> int | None:
+        if self._ids is None:
+            self._ids = {id(m): i for i, m in enumerate(self.history)}
+        return self._ids.get(id(message))
 
 
 def _build(data: dict) -> Any:

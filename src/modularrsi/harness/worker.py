@@ -27,6 +27,7 @@ import itertools
 import os
 import socket
 import sys
+import time
 import types
 
 sys.path.insert(0, "/rt")
@@ -66,8 +67,15 @@ class Channel:
     def __init__(self, sock: socket.socket, mirror: wire.Mirror):
         self.sock, self.mirror, self.ids = sock, mirror, itertools.count(1)
         self.handler = None
+        self.queued: list[dict] = []
+
+    def notify(self, op: str, *args) -> None:
+        """A request that answers nothing, sent with the next message (its order kept)."""
+        self.queued.append({"op": op, "a": wire.encode(list(args), wire.Refs(self.mirror.history))})
 
     def send(self, message: dict) -> None:
+        if self.queued:
+            message["q"], self.queued = self.queued, []
         message["s"] = self.mirror.delta()
         self.sock.sendall(wire.frame(message))
 
@@ -90,18 +98,19 @@ class Channel:
     def request(self, op: str, *args):
         """Ask the orchestrator; serve its nested requests until the answer comes."""
         ident = next(self.ids)
-        self.send({"id": ident, "op": op, "a": wire.encode(list(args))})
+        self.send({"id": ident, "op": op, "a": wire.encode(list(args), wire.Refs(self.mirror.history))})
         while True:
             message = self.receive()
             if message.get("re") == ident:
                 if "err" in message:
                     raise _exception(message["err"])
-                return wire.decode(message.get("ok"))
+                return wire.decode(message.get("ok"), self.mirror.history)
             self.serve(message)
 
     def serve(self, message: dict) -> None:
         try:
-            reply = {"re": message["id"], "ok": wire.encode(self.handler(message["op"], message.get("a") or []))}
+            result = self.handler(message["op"], message.get("a") or [])
+            reply = {"re": message["id"], "ok": wire.encode(result, wire.Refs(self.mirror.history))}
         except BaseException as exc:  # noqa: BLE001 - every failure is reported, the worker goes on
             reply = {"re": message["id"], "err": {"type": type(exc).__name__, "msg": str(exc)[:2000],
                                                   "ref": getattr(exc, "ref", None)}}
@@ -139,26 +148,32 @@ class TerminalProxy:
 class ModelProxy:
     """``ctx.model``: ask, context_limit and count_tokens, answered by the orchestrator's model."""
 
-    __slots__ = ("_c",)
+    __slots__ = ("_c", "_limit")
 
     def __init__(self, channel: Channel):
-        self._c = channel
+        self._c, self._limit = channel, None
 
     async def ask(self, messages, purpose: str) -> str:
         return self._c.request("model.ask", list(messages), purpose)
 
     def context_limit(self) -> int:
-        return self._c.request("model.context_limit")
+        if self._limit is None:  # a model's context window does not change during an episode
+            self._limit = self._c.request("model.context_limit")
+        return self._limit
 
     def count_tokens(self, messages) -> int:
         return self._c.request("model.count_tokens", list(messages))
 
 
 class LoopProxy:
-    """The ``loop`` the agent-loop core drives: the kernel's named steps, run by the orchestrator."""
+    """The ``loop`` the agent-loop core drives: the kernel's named steps, run by the orchestrator.
+    Three answers need no round trip: ``check_limits`` when no limit is reached (the orchestrator
+    raises when one is), ``interventions`` when no intervention is active, and ``record`` (sent
+    with the next message)."""
 
-    def __init__(self, channel: Channel, state: LoopState):
+    def __init__(self, channel: Channel, state: LoopState, options: dict):
         self._c, self.state = channel, state
+        self._deadline, self._interventions = options.get("deadline"), options.get("interventions", True)
 
     async def initial_prompt(self):
         return self._c.request("loop.initial_prompt")
@@ -182,13 +197,16 @@ class LoopProxy:
         return self._c.request("loop.judge_completion", reply, output)
 
     def interventions(self):
-        return self._c.request("loop.interventions")
+        return self._c.request("loop.interventions") if self._interventions else []
 
     def record(self, prompt, reply, output, response):
-        return self._c.request("loop.record", prompt, reply, output, response)
+        self._c.notify("loop.record", prompt, reply, output, response)
 
     def check_limits(self):
-        return self._c.request("loop.check_limits")
+        state = self.state
+        if (state.max_turns is not None and state.turn >= state.max_turns) or (
+                self._deadline is not None and time.monotonic() >= self._deadline):
+            self._c.request("loop.check_limits")
 
 
 def run_coroutine(coroutine):
@@ -207,18 +225,19 @@ class Episode:
     """The functions of one episode and the context each sees."""
 
     def __init__(self, channel: Channel):
-        self.channel, self.functions, self.memos = channel, {}, {}
+        self.channel, self.functions, self.memos, self.options = channel, {}, {}, {}
         self.terminal, self.model = TerminalProxy(channel), ModelProxy(channel)
 
     def __call__(self, op: str, args: list):
         if op == "init":
-            self.channel.mirror.state.instruction = args[1]
+            self.channel.mirror.state.instruction, self.options = args[1], args[2]
             return self.load(args[0])
         if op == "call":
             key, name, call_args = args
-            result = getattr(self.functions[key][0], name)(*wire.decode(call_args), self._ctx(key))
+            call_args = wire.decode(call_args, self.channel.mirror.history)
+            result = getattr(self.functions[key][0], name)(*call_args, self._ctx(key))
         elif op == "run":
-            result = self.functions[args[0]][0].run(LoopProxy(self.channel, self.channel.mirror.state))
+            result = self.functions[args[0]][0].run(LoopProxy(self.channel, self.channel.mirror.state, self.options))
         else:
             raise HarnessError(f"unknown operation {op!r}")
         return run_coroutine(result) if asyncio.iscoroutine(result) else result
