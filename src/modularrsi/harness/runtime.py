@@ -102,6 +102,29 @@ def bwrap_argv(root: Path, control_fd: int) -> list[str]:
     return argv
 
 
+def _spawn_kept(argv: list[str], **popen) -> subprocess.Popen:
+    """Start ``argv`` from a thread that lives as long as the process does: ``--die-with-parent`` is
+    the parent-death signal, sent when the *thread* that started bwrap ends, and callers may be
+    short-lived worker threads (``asyncio.to_thread``)."""
+    started: dict = {}
+    ready = threading.Event()
+
+    def keeper() -> None:
+        try:
+            started["proc"] = subprocess.Popen(argv, **popen)
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller
+            started["error"] = exc
+        ready.set()
+        if "proc" in started:
+            started["proc"].wait()
+
+    threading.Thread(target=keeper, name="modularrsi-zygote", daemon=True).start()
+    ready.wait()
+    if "error" in started:
+        raise started["error"]
+    return started["proc"]
+
+
 class Zygote:
     """The process-wide warm zygote; thread-safe. :meth:`fork` gives a worker per episode."""
 
@@ -118,9 +141,9 @@ class Zygote:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the zygote
         try:
-            self._proc = subprocess.Popen(bwrap_argv(Zygote._root, theirs.fileno()), pass_fds=(theirs.fileno(),),
-                                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                          stderr=self._log, env={}, start_new_session=True)
+            self._proc = _spawn_kept(bwrap_argv(Zygote._root, theirs.fileno()), pass_fds=(theirs.fileno(),),
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._log, env={},
+                                     start_new_session=True)
         finally:
             theirs.close()
         self._sock, self._owner = ours, os.getpid()

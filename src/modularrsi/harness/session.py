@@ -50,7 +50,8 @@ class Session:
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future] = {}
         self._raised: dict[int, BaseException] = {}
-        self._serving, self._tasks, self._timer = 0, set(), None
+        self._tasks: set[asyncio.Task] = set()
+        self._timer: asyncio.TimerHandle | None = None
         self.dead: str | None = None
         self.fork_s = 0.0
 
@@ -117,6 +118,7 @@ class Session:
             self._fail(f"the function worker sent a malformed message: {str(exc)[:300]}")
 
     def _receive(self, message: dict) -> None:
+        self._disarm()  # the worker is waiting now (or done)
         self.mirror.apply(message.get("s"))
         for note in message.get("q") or ():
             self._notified(note)
@@ -124,10 +126,7 @@ class Session:
             future = self._pending.get(message["re"])
             if future is not None and not future.done():
                 future.set_result(message)
-            self._arm()
         elif isinstance(message.get("op"), str) and type(message.get("id")) is int:
-            self._serving += 1
-            self._disarm()
             task = asyncio.create_task(self._serve(message))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
@@ -155,8 +154,6 @@ class Session:
             reply = {"re": message["id"], "ok": wire.encode(result, wire.Refs(self.mirror.history))}
         except Exception as exc:  # noqa: BLE001 - reported to the function, which may handle it
             reply = {"re": message["id"], "err": self._describe(exc)}
-        finally:
-            self._serving -= 1
         if not self.dead:
             self._send(reply)
 
@@ -170,8 +167,10 @@ class Session:
 
     # ------------------------------------------------------------ time limit and end
     def _arm(self) -> None:
+        """Start the per-call clock: called on every message to the worker, which computes until its
+        next message (a request, or an answer), when :meth:`_receive` stops the clock."""
         self._disarm()
-        if self._pending and self._serving == 0 and not self.dead:
+        if self._pending and not self.dead:
             self._timer = self._loop.call_later(self.timeout_s, self._fail,
                                                 f"a function computed for more than {self.timeout_s:g} s "
                                                 "(the per-call time limit); its worker was killed")
