@@ -121,7 +121,9 @@ def context_attack(body: str, **values) -> dict[str, tuple[str, str]]:
 
 
 def kernel_with(tmp_path: Path, task_dir: Path, functions: dict[str, tuple[str, str]], *,
-                replies: list[str] | None = None, timeout_s: float = 10.0, memory_mb: int | None = None) -> Kernel:
+                replies: list[str] | None = None, timeout_s: float = 10.0, memory_mb: int | None = None,
+                max_turns: int | None = None, plant: dict[str, Path] | None = None) -> Kernel:
+    """``plant``: symlinks to create in the logs directory before the kernel writes anything."""
     gen = load_generation(BASELINE)
     active = composer.resolve(gen, composer.static(gen))
     for key, (role, source) in functions.items():
@@ -131,9 +133,12 @@ def kernel_with(tmp_path: Path, task_dir: Path, functions: dict[str, tuple[str, 
     model = ScriptedModel(replies or [reply(["ls\n"]), reply(done=True), reply(done=True), MODEL_SECRET])
     logs = tmp_path / "logs"
     logs.mkdir(parents=True, exist_ok=True)
+    for name, target in (plant or {}).items():
+        (logs / name).symlink_to(target)
     recorder = TrajectoryRecorder(logs / "trajectory.json", "s", "modular-agent", "0", model.name, "g", {})
     return Kernel(active, model, HostTerminal(HostEnvironment(task_dir)), "Create /app/done.txt.", recorder,
-                  logs / "module_trace.jsonl", function_timeout_s=timeout_s, function_memory_mb=memory_mb)
+                  logs / "module_trace.jsonl", function_timeout_s=timeout_s, function_memory_mb=memory_mb,
+                  max_turns=max_turns)
 
 
 async def run(kernel: Kernel, limit_s: float = 60.0):
