@@ -13,7 +13,6 @@ import asyncio
 import hashlib
 import json
 import textwrap
-import types
 from pathlib import Path
 
 from modularrsi.harness import BASELINE, composer
@@ -69,7 +68,7 @@ class HostTerminal:
 def unchecked(key: str, role: str, source: str) -> Function:
     module, name = key.split("/")
     return Function(name, module, role, "an escape candidate, never checked", {}, Path(f"<unchecked {key}>"),
-                    hashlib.sha256(source.encode()).hexdigest(), types.ModuleType(name), source=source)
+                    hashlib.sha256(source.encode()).hexdigest(), None, source=source)
 
 
 SHAPE = '''

@@ -15,6 +15,7 @@ generation with :class:`GenerationError` naming the file and the problem.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import importlib.util
 import inspect
@@ -23,7 +24,7 @@ import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import CodeType, ModuleType
+from types import CodeType, ModuleType, SimpleNamespace
 from typing import Any
 
 from modularrsi.harness.protocols import CONTRACTS, CORE_SLOTS, MODULES
@@ -57,13 +58,20 @@ class Function:
     parameters: dict[str, Any]
     path: Path
     sha256: str
-    code: ModuleType
+    compiled: CodeType | None
     parents: list[str] = field(default_factory=list)
     source: str = ""  # what the function runtime executes (the checked text, not re-read from disk)
 
+    @functools.cached_property
+    def code(self) -> ModuleType:
+        """This file run as a module *in this process* — for tests and tools only, never for an
+        episode: the kernel runs functions in the confined runtime (:mod:`modularrsi.harness.runtime`),
+        and loading a generation runs each file there, too. A fresh module per Function object."""
+        assert self.compiled is not None, f"{self.path}: no compiled code"
+        return _import_file(self.path, f"_mrsi_fn_{id(self):x}.{self.module}.{self.name}", self.compiled)
+
     def call(self, attr: str) -> Any:
-        """The callable ``attr`` of this process's copy of the module (tests and tools only: the
-        kernel runs functions in the confined runtime, :mod:`modularrsi.harness.runtime`)."""
+        """The callable ``attr`` of :attr:`code` (tests and tools only, see there)."""
         return getattr(self.code, attr)
 
 
@@ -167,7 +175,7 @@ def _import_file(path: Path, unique: str, code: CodeType) -> ModuleType:
     return module
 
 
-def check_contract(path: Path, module_dir: str, code: ModuleType) -> tuple[str, str, dict[str, Any]]:
+def check_contract(path: Path, module_dir: str, code: Any) -> tuple[str, str, dict[str, Any]]:
     """MODULE/ROLE/DESCRIPTION/PARAMETERS declared and consistent; contract callables present."""
     for attr in ("MODULE", "ROLE", "DESCRIPTION", "PARAMETERS"):
         if not hasattr(code, attr):
@@ -192,15 +200,41 @@ def check_contract(path: Path, module_dir: str, code: ModuleType) -> tuple[str, 
     return module, role, dict(code.PARAMETERS)
 
 
+#: What each checked file declares when run in the confined runtime, by content hash.
+_DECLARED: dict[str, dict[str, Any]] = {}
+
+
+def _declared(path: Path, checked: _Checked) -> SimpleNamespace:
+    """The file's top-level names as :func:`check_contract` reads them, from running it in the
+    confined runtime (never in this process): values as plain data, callables as stubs of their kind."""
+    report = _DECLARED.get(checked.sha256)
+    if report is None:
+        from modularrsi.harness.runtime import declare
+
+        report = _DECLARED[checked.sha256] = declare(checked.source)
+    if "error" in report:
+        raise GenerationError(f"{path}: fails on import: {report['error']}")
+    declared = SimpleNamespace(**report["values"])
+    for name, kind in report["callables"].items():
+        setattr(declared, name, {"sync": _sync_stub, "async": _async_stub}.get(kind, "not callable"))
+    return declared
+
+
+def _sync_stub(*args: Any) -> None: ...
+
+
+async def _async_stub(*args: Any) -> None: ...
+
+
 def load_function(path: Path, unique_prefix: str) -> Function:
     checked = _checked(path)
     module_dir = path.parent.name
     if module_dir not in MODULES:
         raise GenerationError(f"{path}: modules/{module_dir}/ is not one of {', '.join(MODULES)}")
-    code = _import_file(path, f"{unique_prefix}.{module_dir}.{path.stem}", checked.code)
-    module, role, params = check_contract(path, module_dir, code)
-    return Function(path.stem, module, role, code.DESCRIPTION.strip(), params, path, checked.sha256, code,
-                    source=checked.source)
+    declared = _declared(path, checked)
+    module, role, params = check_contract(path, module_dir, declared)
+    return Function(path.stem, module, role, declared.DESCRIPTION.strip(), params, path, checked.sha256,
+                    checked.code, source=checked.source)
 
 
 def load_generation(path: Path) -> Generation:

@@ -212,3 +212,59 @@ class Zygote:
                 zygote._ask({"op": "kill", "pid": pid}, [])
             except (OSError, RuntimeUnavailable):
                 cls._current = None
+
+
+DECLARE_TIMEOUT_S = 10.0
+
+
+def declare(source: str, timeout_s: float = DECLARE_TIMEOUT_S) -> dict:
+    """Run a function file's source in a fresh confined worker and report what it declares:
+    ``{"values": {MODULE, ROLE, DESCRIPTION, PARAMETERS as plain data}, "callables": {name: "sync" |
+    "async" | "value"}}`` for the contract's callable names, or ``{"error": "Type: message"}``."""
+    from modularrsi.harness import wire
+
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        pid = Zygote.fork(theirs, worker_limits())
+    finally:
+        theirs.close()
+    try:
+        ours.settimeout(timeout_s)
+        ours.sendall(wire.frame({"id": 1, "op": "declare", "a": [source]}))
+        reply = wire.unframe(_receive_frame(ours, wire))
+    except TimeoutError:
+        return {"error": f"TimeoutError: running the file took longer than {timeout_s:g} s"}
+    except (OSError, wire.Malformed) as exc:
+        return {"error": f"the function runtime failed: {exc}"}
+    finally:
+        Zygote.kill(pid)
+        ours.close()
+    return _declaration(reply, wire)
+
+
+def _receive_frame(sock: socket.socket, wire) -> bytes:
+    header = sock.recv(wire.HEADER.size, socket.MSG_WAITALL)
+    if len(header) != wire.HEADER.size:
+        raise wire.Malformed("the worker exited")
+    size = wire.HEADER.unpack(header)[0]
+    if size > wire.MAX_MESSAGE:
+        raise wire.Malformed("message too large")
+    data = sock.recv(size, socket.MSG_WAITALL)
+    if len(data) != size:
+        raise wire.Malformed("the worker exited")
+    return data
+
+
+def _declaration(reply: dict, wire) -> dict:
+    if "err" in reply:
+        err = reply["err"] if isinstance(reply["err"], dict) else {}
+        return {"error": f"{str(err.get('type'))[:80]}: {str(err.get('msg'))[:500]}"}
+    report = reply.get("ok")
+    if not isinstance(report, dict) or set(report) - {"values", "callables", "error"}:
+        return {"error": "the function runtime answered nonsense"}
+    if "error" in report:
+        return {"error": str(report["error"])[:1000]}
+    values = wire.expect(wire.decode(report.get("values")), dict, "values")
+    callables = wire.expect(report.get("callables"), dict, "callables")
+    return {"values": {k: v for k, v in values.items() if k in ("MODULE", "ROLE", "DESCRIPTION", "PARAMETERS")},
+            "callables": {str(k): str(v) for k, v in callables.items()}}

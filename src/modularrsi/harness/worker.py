@@ -33,7 +33,7 @@ import types
 sys.path.insert(0, "/rt")
 PRELOAD = ("json", "re", "dataclasses", "typing", "collections", "itertools", "functools", "math", "string",
            "textwrap", "difflib", "hashlib", "random", "time", "datetime", "enum", "statistics", "shlex",
-           "copy", "operator", "heapq", "bisect", "base64", "html", "unicodedata", "fnmatch", "uuid",
+           "copy", "operator", "heapq", "bisect", "base64", "html", "unicodedata", "fnmatch", "uuid", "inspect",
            "modularrsi.harness.protocols", "modularrsi.harness.resources", "modularrsi.harness.wire",
            "harbor.agents.terminus_2.terminus_json_plain_parser",
            "harbor.agents.terminus_2.terminus_xml_plain_parser")
@@ -229,6 +229,8 @@ class Episode:
         self.terminal, self.model = TerminalProxy(channel), ModelProxy(channel)
 
     def __call__(self, op: str, args: list):
+        if op == "declare":
+            return declare(args[0])
         if op == "init":
             self.channel.mirror.state.instruction, self.options = args[1], args[2]
             return self.load(args[0])
@@ -252,6 +254,34 @@ class Episode:
         mirror = self.channel.mirror
         return Ctx(state=mirror.state, terminal=self.terminal, model=self.model,
                    params=dict(self.functions[key][1]), memo=self.memos.setdefault(key, {}), history=mirror.history)
+
+
+DECLARED = ("MODULE", "ROLE", "DESCRIPTION", "PARAMETERS")
+
+
+def declare(source: str) -> dict:
+    """Run a function file once and say what it declares (see ``runtime.declare``)."""
+    import inspect
+
+    from modularrsi.harness.protocols import CONTRACTS
+
+    module = types.ModuleType("_fn_declared")
+    try:
+        exec(compile(source, "<function>", "exec"), module.__dict__)  # noqa: S102
+    except BaseException as exc:  # noqa: BLE001 - reported: the generation is refused
+        return {"error": f"{type(exc).__name__}: {str(exc)[:500]}"}
+    names = {name for callables in CONTRACTS.values() for name in callables}
+    kinds = {}
+    for name in names:
+        target = getattr(module, name, None)
+        if target is not None:
+            kinds[name] = ("async" if inspect.iscoroutinefunction(target) else "sync") if callable(target) else "value"
+    values = {name: getattr(module, name) for name in DECLARED if hasattr(module, name)}
+    try:
+        values = wire.encode(values)
+    except wire.Malformed as exc:
+        return {"error": f"declarations must be plain data: {exc}"}
+    return {"values": values, "callables": kinds}
 
 
 def serve_episode(sock: socket.socket) -> None:
