@@ -239,3 +239,23 @@ def test_a_function_that_never_returns_ends_the_episode(tmp_path, task, body):
     kernel, ending = episode(tmp_path, task, shape_attack(body), timeout_s=1.0)
     assert isinstance(ending, FunctionError) and "time limit" in str(ending)
     assert '"event": "harness_error"' in (tmp_path / "logs" / "module_trace.jsonl").read_text()
+
+
+# ------------------------------------------------------------------ loading runs the file confined, too
+def test_loading_runs_a_file_confined(tmp_path, canary):
+    from modularrsi.harness.runtime import declare
+
+    mark = tmp_path / "mark-load"
+    source = (f"import os\nos.system('touch {mark}')\ntry:\n    open('{canary}', 'w').write('pwned')\n"
+              "except OSError:\n    pass\nMODULE = 'observation'\nROLE = 'additive'\nPARAMETERS = {'n': 1}\n"
+              "def shape(output, ctx):\n    return output\n")
+    report = declare(source)
+    assert report["values"] == {"MODULE": "observation", "ROLE": "additive", "PARAMETERS": {"n": 1}}
+    assert report["callables"] == {"shape": "sync"}
+    assert not mark.exists() and canary.read_text() == "untouched\n"
+
+
+def test_loading_a_file_that_never_finishes_is_refused(tmp_path):
+    from modularrsi.harness.runtime import declare
+
+    assert declare("while True:\n    pass\n", timeout_s=1.0)["error"].startswith("TimeoutError")
