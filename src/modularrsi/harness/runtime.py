@@ -102,6 +102,16 @@ def bwrap_argv(root: Path, control_fd: int) -> list[str]:
     return argv
 
 
+def _alive(sock: socket.socket) -> bool:
+    """The worker at the other end of ``sock`` has not exited (it writes nothing until asked)."""
+    try:
+        return sock.recv(1, socket.MSG_DONTWAIT | socket.MSG_PEEK) != b""
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+
+
 def _spawn_kept(argv: list[str], **popen) -> subprocess.Popen:
     """Start ``argv`` from a thread that lives as long as the process does: ``--die-with-parent`` is
     the parent-death signal, sent when the *thread* that started bwrap ends, and callers may be
@@ -147,6 +157,7 @@ class Zygote:
         finally:
             theirs.close()
         self._sock, self._owner = ours, os.getpid()
+        self._spares: dict[tuple, tuple[socket.socket, int]] = {}
         self._sock.settimeout(START_TIMEOUT_S)
         if self._receive().get("ready") is not True:
             raise RuntimeUnavailable("the function runtime's zygote did not start")
@@ -203,6 +214,50 @@ class Zygote:
         return reply["pid"]
 
     @classmethod
+    def spare(cls, limits: dict[str, int]) -> tuple[socket.socket, int] | None:
+        """A worker forked ahead of time with these ``limits`` (its socket, its pid), or None; either
+        way another spare is forked in the background, so an episode rarely waits for a fork."""
+        key = tuple(sorted(limits.items()))
+        with cls._lock:
+            zygote = cls._current
+            usable = zygote is not None and zygote._owner == os.getpid() and zygote._proc.poll() is None
+            taken = zygote._spares.pop(key, None) if usable else None
+        threading.Thread(target=cls._refill, args=(limits, key), name="modularrsi-spare", daemon=True).start()
+        if taken is not None and not _alive(taken[0]):
+            taken[0].close()
+            return None
+        return taken
+
+    @classmethod
+    def fresh(cls, limits: dict[str, int]) -> tuple[socket.socket, int]:
+        """A worker forked now: its socket and its pid."""
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            return ours, cls.fork(theirs, limits)
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+
+    @classmethod
+    def _refill(cls, limits: dict[str, int], key: tuple) -> None:
+        zygote = cls._current
+        if zygote is None or key in zygote._spares:
+            return
+        try:
+            spare = cls.fresh(limits)
+        except (OSError, RuntimeUnavailable):
+            return
+        with cls._lock:
+            keep = cls._current is zygote and key not in zygote._spares
+            if keep:
+                zygote._spares[key] = spare
+        if not keep:
+            cls.kill(spare[1])
+            spare[0].close()
+
+    @classmethod
     def kill(cls, pid: int) -> None:
         with cls._lock:
             zygote = cls._current
@@ -223,11 +278,7 @@ def declare(source: str, timeout_s: float = DECLARE_TIMEOUT_S) -> dict:
     "async" | "value"}}`` for the contract's callable names, or ``{"error": "Type: message"}``."""
     from modularrsi.harness import wire
 
-    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        pid = Zygote.fork(theirs, worker_limits())
-    finally:
-        theirs.close()
+    ours, pid = Zygote.fresh(worker_limits())
     try:
         ours.settimeout(timeout_s)
         ours.sendall(wire.frame({"id": 1, "op": "declare", "a": [source]}))

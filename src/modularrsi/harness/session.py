@@ -57,16 +57,9 @@ class Session:
 
     @classmethod
     async def start(cls, mirror: wire.Mirror, timeout_s: float, memory_mb: int | None = None) -> Session:
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         started = time.perf_counter()
-        try:
-            limits = worker_limits(memory_mb) if memory_mb else worker_limits()
-            pid = await asyncio.to_thread(Zygote.fork, theirs, limits)
-        except BaseException:
-            ours.close()
-            raise
-        finally:
-            theirs.close()
+        limits = worker_limits(memory_mb) if memory_mb else worker_limits()
+        ours, pid = Zygote.spare(limits) or await asyncio.to_thread(Zygote.fresh, limits)
         session = cls(ours, pid, mirror, timeout_s)
         session.fork_s = time.perf_counter() - started
         session._reader, session._writer = await asyncio.open_unix_connection(sock=ours, limit=wire.MAX_MESSAGE)
