@@ -209,15 +209,24 @@ class LoopProxy:
             self._c.request("loop.check_limits")
 
 
+#: One event loop per nesting depth, kept for the episode (a request made from a coroutine blocks
+#: its loop, so a coroutine called meanwhile runs on the next one).
+_LOOPS: list[asyncio.AbstractEventLoop] = []
+_DEPTH = [0]
+
+
 def run_coroutine(coroutine):
     """Run ``coroutine`` to its end, also while an outer coroutine is suspended in a request."""
     outer = asyncio.events._get_running_loop()
     asyncio.events._set_running_loop(None)
-    loop = asyncio.new_event_loop()
+    depth = _DEPTH[0]
+    if len(_LOOPS) <= depth:
+        _LOOPS.append(asyncio.new_event_loop())
+    _DEPTH[0] += 1
     try:
-        return loop.run_until_complete(coroutine)
+        return _LOOPS[depth].run_until_complete(coroutine)
     finally:
-        loop.close()
+        _DEPTH[0] -= 1
         asyncio.events._set_running_loop(outer)
 
 
