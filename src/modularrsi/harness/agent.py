@@ -31,6 +31,7 @@ from modularrsi.harness import composer
 from modularrsi.harness.kernel import Kernel
 from modularrsi.harness.library import load_generation
 from modularrsi.harness.protocols import Ending
+from modularrsi.harness.runtime import RuntimeUnavailable
 from modularrsi.harness.safefiles import write_atomic
 from modularrsi.harness.session import FunctionError
 from modularrsi.harness.terminal import TmuxTerminal
@@ -136,8 +137,8 @@ class ModularAgent(BaseAgent):
         ending = None
         try:
             ending = await kernel.run()
-        except FunctionError as exc:
-            ending = Ending("harness_error", kernel.state.turn, str(exc)[:2000])
+        except (FunctionError, RuntimeUnavailable) as exc:
+            ending = Ending("harness_error", kernel.state.turn, f"{type(exc).__name__}: {str(exc)[:2000]}")
             raise
         finally:
             ending = ending or Ending("time_limit", kernel.state.turn, "cancelled (agent timeout)")
