@@ -31,8 +31,9 @@ from modularrsi.harness.runtime import Zygote, worker_limits
 
 #: Exceptions a handler may raise that functions see by name (everything else: ``HarnessError``).
 TYPED = ("LimitReached", "ModelError", "ContextOverflow", "ModelUnavailable", "BudgetExceeded")
-#: Requests the worker sends without waiting for an answer (synchronous handlers that return None).
-NOTIFICATIONS = ("loop.record",)
+#: Requests the worker sends without waiting (handlers that return None); they travel with its next
+#: message and run, in order, before it.
+NOTIFICATIONS = ("loop.record", "terminal.send_keys")
 
 
 class FunctionError(RuntimeError):
@@ -113,30 +114,58 @@ class Session:
     def _receive(self, message: dict) -> None:
         self._disarm()  # the worker is waiting now (or done)
         self.mirror.apply(message.get("s"))
-        for note in message.get("q") or ():
-            self._notified(note)
-        if "re" in message:
-            future = self._pending.get(message["re"])
-            if future is not None and not future.done():
-                future.set_result(message)
-        elif isinstance(message.get("op"), str) and type(message.get("id")) is int:
-            task = asyncio.create_task(self._serve(message))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-        else:
+        is_request = isinstance(message.get("op"), str) and type(message.get("id")) is int
+        if "re" not in message and not is_request:
             raise wire.Malformed("neither a request nor an answer")
+        if message.get("q"):
+            self._spawn(self._handle(message["q"], message))
+        elif is_request:
+            self._spawn(self._serve(message))
+        else:
+            self._answered(message)
 
-    def _notified(self, note: dict) -> None:
-        """A request the worker does not wait for (``loop.record``): run now; failing ends the episode."""
-        try:
-            if note.get("op") not in NOTIFICATIONS:
-                raise wire.Malformed(f"{str(note.get('op'))[:60]!r} must be asked, not notified")
-            self.handlers[note["op"]](*wire.expect(wire.decode(note.get("a"), self.mirror.history), list, "arguments"))
-        except Exception as exc:  # noqa: BLE001 - any failure ends the episode as a harness error
-            self._fail(f"{note.get('op')} failed: {type(exc).__name__}: {str(exc)[:300]}")
+    def _spawn(self, coroutine) -> None:
+        task = asyncio.create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
-    async def _serve(self, message: dict) -> None:
+    def _answered(self, message: dict, failure: BaseException | None = None) -> None:
+        future = self._pending.get(message["re"])
+        if future is not None and not future.done():
+            if failure is None:
+                future.set_result(message)
+            else:
+                future.set_exception(failure)
+
+    async def _handle(self, notes: Any, message: dict) -> None:
+        """Run the requests the worker sent without waiting (in order), then ``message``; the first
+        that fails is the answer to ``message`` instead, as if the function had waited for it."""
+        failure = None
+        for note in wire.expect(notes, list, "notifications"):
+            failure = failure or await self._notified(note)
+        if "re" in message:
+            self._answered(message, failure)
+        else:
+            await self._serve(message, failure)
+
+    async def _notified(self, note: Any) -> Exception | None:
         try:
+            if not isinstance(note, dict) or note.get("op") not in NOTIFICATIONS:
+                raise wire.Malformed("only record and send_keys may be sent without waiting")
+            args = wire.expect(wire.decode(note.get("a"), self.mirror.history), list, "arguments")
+            result = self.handlers[note["op"]](*args)
+            if inspect.isawaitable(result):
+                await result
+        except wire.Malformed as exc:
+            return FunctionError(f"malformed request: {exc}")
+        except Exception as exc:  # noqa: BLE001 - handed to the function at its next request
+            return exc
+        return None
+
+    async def _serve(self, message: dict, failure: BaseException | None = None) -> None:
+        try:
+            if failure is not None:
+                raise failure
             handler = self.handlers.get(message["op"])
             if handler is None:
                 raise wire.Malformed(f"no such request: {message['op'][:60]!r}")

@@ -133,7 +133,7 @@ class TerminalProxy:
         self._c = channel
 
     async def send_keys(self, keys: str, min_timeout_sec: float = 0.0) -> None:
-        return self._c.request("terminal.send_keys", keys, min_timeout_sec)
+        self._c.notify("terminal.send_keys", keys, min_timeout_sec)  # sent, in order, with the next message
 
     async def incremental_output(self) -> str:
         return self._c.request("terminal.incremental_output")
