@@ -1,7 +1,7 @@
 """The function runtime: where function code runs — confined, outside the orchestrator's process.
 
 One *zygote* per orchestrating process (:class:`Zygote`, started on first use) runs
-:mod:`modularrsi.harness.worker` under bubblewrap and forks one *worker* per episode. Confinement:
+:mod:`modularrsi.harness.zygote` under bubblewrap and forks one *worker* per episode. Confinement:
 
 - bubblewrap, started by root so it can bind the interpreter from under ``/root``, with new ipc,
   pid, net, uts (and cgroup) namespaces and no user namespace (nothing inside ever holds a
@@ -38,6 +38,7 @@ NOBODY = 65534
 #: Modules copied into the sandbox's /rt: (package it is found in, path inside the package).
 RUNTIME_FILES = (("modularrsi", "harness/protocols.py"), ("modularrsi", "harness/resources.py"),
                  ("modularrsi", "harness/wire.py"), ("modularrsi", "harness/worker.py"),
+                 ("modularrsi", "harness/zygote.py"),
                  ("modularrsi", "models/base.py"),
                  ("harbor", "agents/terminus_2/terminus_json_plain_parser.py"),
                  ("harbor", "agents/terminus_2/terminus_xml_plain_parser.py"),
@@ -98,7 +99,7 @@ def bwrap_argv(root: Path, control_fd: int) -> list[str]:
              shutil.which("setpriv") or "/usr/bin/setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}",
              "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs",
              str(prefix / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"), "-I", "-S",
-             "/rt/modularrsi/harness/worker.py", str(control_fd)]
+             "/rt/modularrsi/harness/zygote.py", str(control_fd)]
     return argv
 
 

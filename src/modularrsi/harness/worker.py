@@ -1,16 +1,11 @@
-"""The confined end of the function runtime: a zygote and its per-episode workers. Never imported by
-the orchestrator; run by :mod:`modularrsi.harness.runtime` inside bubblewrap as an unprivileged user::
+"""The confined end of the function runtime: one episode's worker (forked by
+:mod:`modularrsi.harness.zygote`, inside bubblewrap, as an unprivileged user; never imported by
+the orchestrator). It serves one episode over its socket with :mod:`modularrsi.harness.wire`
+messages:
 
-    python -I -S /rt/modularrsi/harness/worker.py CONTROL_FD
-
-The *zygote* pre-imports what functions may use, then waits on CONTROL_FD (``SOCK_SEQPACKET``, one
-JSON object per message) for ``{"op": "fork", "limits": {...}}`` carrying one descriptor (the
-episode's socket) and answers ``{"pid": P}``; ``{"op": "kill", "pid": P}`` ends worker P. A
-*worker* lowers its rlimits (address space, processes: none, files), then serves one episode over
-its socket with :mod:`modularrsi.harness.wire` messages:
-
-- from the orchestrator: ``{"id", "op": "init", "a": [functions]}`` (sources and parameters),
-  ``{"id", "op": "call", "a": [key, callable, args]}``, ``{"id", "op": "run", "a": [key]}``;
+- from the orchestrator: ``{"id", "op": "init", "a": [functions, instruction, options]}`` (sources
+  and parameters), ``{"id", "op": "call", "a": [key, callable, args]}``, ``{"id", "op": "run",
+  "a": [key]}``, ``{"id", "op": "declare", "a": [source]}`` (what a file declares, for loading);
 - to the orchestrator: requests for the only things a function can reach — ``terminal.*``,
   ``model.*`` and, for the agent-loop core, ``loop.*`` — answered by ``{"re": id, "ok"|"err"}``.
 
@@ -22,25 +17,15 @@ state delta (:class:`~modularrsi.harness.wire.Mirror`). The worker exits when it
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import os
 import socket
-import sys
 import time
 import types
 
-sys.path.insert(0, "/rt")
-PRELOAD = ("json", "re", "dataclasses", "typing", "collections", "itertools", "functools", "math", "string",
-           "textwrap", "difflib", "hashlib", "random", "time", "datetime", "enum", "statistics", "shlex",
-           "copy", "operator", "heapq", "bisect", "base64", "html", "unicodedata", "fnmatch", "uuid", "inspect",
-           "modularrsi.harness.protocols", "modularrsi.harness.resources", "modularrsi.harness.wire",
-           "harbor.agents.terminus_2.terminus_json_plain_parser",
-           "harbor.agents.terminus_2.terminus_xml_plain_parser")
-
-from modularrsi.harness import wire  # noqa: E402
-from modularrsi.harness.protocols import Ctx, LoopState  # noqa: E402
-from modularrsi.models import base  # noqa: E402
+from modularrsi.harness import wire
+from modularrsi.harness.protocols import Ctx, LoopState
+from modularrsi.models import base
 
 
 class LimitReached(Exception):
@@ -299,78 +284,3 @@ def serve_episode(sock: socket.socket) -> None:
     channel.handler = Episode(channel)
     while True:
         channel.serve(channel.receive())
-
-
-# ---------------------------------------------------------------- zygote
-def preload() -> None:
-    import importlib
-
-    for name in PRELOAD:
-        with contextlib.suppress(ImportError):
-            importlib.import_module(name)
-    from modularrsi.harness.resources import terminus_template
-
-    for template in ("terminus-json-plain.txt", "terminus-xml-plain.txt", "timeout.txt"):
-        with contextlib.suppress(OSError):
-            terminus_template(template)
-
-
-def confine_worker(limits: dict) -> None:
-    import resource
-
-    for name, value in limits.items():
-        resource.setrlimit(getattr(resource, name), (value, value))
-
-
-def fork_worker(control: socket.socket, fd: int, limits: dict) -> int:
-    pid = os.fork()
-    if pid:
-        os.close(fd)
-        return pid
-    try:
-        control.close()
-        os.setsid()
-        null = os.open("/dev/null", os.O_RDWR)
-        for std in (0, 1, 2):
-            os.dup2(null, std)
-        confine_worker(limits)
-        serve_episode(socket.socket(fileno=fd))
-    finally:
-        os._exit(0)
-
-
-def non_dumpable() -> None:
-    """No process of this user may ptrace or read the memory of the zygote or a worker."""
-    import ctypes
-
-    ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE
-
-
-def main() -> None:
-    import json
-    import signal
-
-    control = socket.socket(fileno=int(sys.argv[1]))
-    preload()
-    non_dumpable()
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
-    control.send(json.dumps({"ready": True}).encode())
-    while True:
-        data, fds, _, _ = socket.recv_fds(control, 1 << 16, 1)
-        if not data:
-            return
-        request = json.loads(data)
-        if request["op"] == "fork":
-            try:
-                reply = {"pid": fork_worker(control, fds[0], request["limits"])}
-            except OSError as exc:
-                reply = {"error": f"fork failed: {exc}"}
-        else:
-            with contextlib.suppress(OSError):
-                os.kill(int(request["pid"]), signal.SIGKILL)
-            reply = {"ok": True}
-        control.send(json.dumps(reply).encode())
-
-
-if __name__ == "__main__":
-    main()
