@@ -63,6 +63,8 @@ BAD = {
                      "    data = json.dumps({'id': 99, 'op': 'loop.observe', 'a': [{'__t': 'Reply', 'raw': 1}, 'x']})\n"
                      "    channel.sock.sendall(struct.pack('>I', len(data)) + data.encode())\n"
                      "    raise RuntimeError(str(channel.receive().get('err')))", "Reply.raw must be str"),
+    "notes not plain data": ("def shape(output, ctx):\n    ctx.state.notes['x'] = object()\n    return output",
+                             "ctx.state.notes"),
     "exits": ("def shape(output, ctx):\n    import os\n    os._exit(3)", "worker exited"),
     "fails on import": ("raise SystemExit('at import')", "SystemExit: at import"),
 }

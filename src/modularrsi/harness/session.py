@@ -118,7 +118,7 @@ class Session:
         if "re" not in message and not is_request:
             raise wire.Malformed("neither a request nor an answer")
         if message.get("q"):
-            self._spawn(self._handle(message["q"], message))
+            self._spawn(self._handle(wire.expect(message["q"], list, "notifications"), message))
         elif is_request:
             self._spawn(self._serve(message))
         else:
@@ -137,11 +137,11 @@ class Session:
             else:
                 future.set_exception(failure)
 
-    async def _handle(self, notes: Any, message: dict) -> None:
+    async def _handle(self, notes: list, message: dict) -> None:
         """Run the requests the worker sent without waiting (in order), then ``message``; the first
         that fails is the answer to ``message`` instead, as if the function had waited for it."""
         failure = None
-        for note in wire.expect(notes, list, "notifications"):
+        for note in notes:
             failure = failure or await self._notified(note)
         if "re" in message:
             self._answered(message, failure)

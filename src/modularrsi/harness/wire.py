@@ -175,6 +175,10 @@ class Mirror:
             self._history_delta(out)
         return out
 
+    def reset_notes(self) -> None:
+        """Back to the notes last sent or received (after notes that cannot be sent)."""
+        self.state.notes = decode(json.loads(self._notes))
+
     def _turn_delta(self, out: dict) -> None:
         turns = self.state.turns
         if len(turns) != self._turns:

@@ -97,9 +97,21 @@ class Channel:
             result = self.handler(message["op"], message.get("a") or [])
             reply = {"re": message["id"], "ok": wire.encode(result, wire.Refs(self.mirror.history))}
         except BaseException as exc:  # noqa: BLE001 - every failure is reported, the worker goes on
-            reply = {"re": message["id"], "err": {"type": type(exc).__name__, "msg": str(exc)[:2000],
-                                                  "ref": getattr(exc, "ref", None)}}
-        self.send(reply)
+            reply = {"re": message["id"], "err": _describe(exc)}
+        try:
+            self.send(reply)
+        except wire.Malformed as exc:  # the state cannot be sent: notes that are not plain data
+            self.mirror.reset_notes()
+            self.send({"re": message["id"], "err": {"type": "Malformed", "msg": f"ctx.state.notes: {exc}"}})
+
+
+def _describe(exc: BaseException) -> dict:
+    try:
+        text = str(exc)[:2000]
+    except Exception:  # noqa: BLE001 - an exception whose str() fails is still reported
+        text = "(unprintable)"
+    ref = getattr(exc, "ref", None)
+    return {"type": type(exc).__name__, "msg": text, "ref": ref if type(ref) is int else None}
 
 
 def _exception(err: dict) -> BaseException:
