@@ -63,8 +63,7 @@ class Session:
         ours, pid = Zygote.spare(limits) or await asyncio.to_thread(Zygote.fresh, limits)
         session = cls(ours, pid, mirror, timeout_s)
         session.fork_s = time.perf_counter() - started
-        session._reader, session._writer = await asyncio.open_unix_connection(sock=ours, limit=wire.MAX_MESSAGE)
-        session._tasks.add(asyncio.create_task(session._read()))
+        session._transport, _ = await session._loop.create_unix_connection(lambda: _Frames(session), sock=ours)
         return session
 
     # ------------------------------------------------------------ calls into the worker
@@ -96,20 +95,9 @@ class Session:
     # ------------------------------------------------------------ messages
     def _send(self, message: dict) -> None:
         message["s"] = self.mirror.delta()
-        self._writer.write(wire.frame(message))
+        self._transport.write(wire.frame(message))
         self._arm()
 
-    async def _read(self) -> None:
-        try:
-            while True:
-                size = wire.HEADER.unpack(await self._reader.readexactly(wire.HEADER.size))[0]
-                if size > wire.MAX_MESSAGE:
-                    raise wire.Malformed("message too large")
-                self._receive(wire.unframe(await self._reader.readexactly(size)))
-        except (asyncio.IncompleteReadError, ConnectionError, OSError):
-            self._fail("the function worker exited (killed by a limit, or it ended itself)")
-        except (wire.Malformed, TypeError, ValueError, KeyError, AttributeError) as exc:
-            self._fail(f"the function worker sent a malformed message: {str(exc)[:300]}")
 
     def _receive(self, message: dict) -> None:
         self._disarm()  # the worker is waiting now (or done)
@@ -214,7 +202,7 @@ class Session:
 
     def _kill(self) -> None:
         Zygote.kill(self.pid)
-        self._writer.close()
+        self._transport.close()
 
     def close(self) -> None:
         """Kill the worker (whatever it is doing) and stop serving it."""
@@ -224,6 +212,34 @@ class Session:
             self._kill()
         for task in list(self._tasks):
             task.cancel()
+
+
+class _Frames(asyncio.Protocol):
+    """Cuts the worker's byte stream into messages and hands each to the session as it arrives."""
+
+    def __init__(self, session: Session):
+        self.session, self.buffer = session, bytearray()
+
+    def data_received(self, data: bytes) -> None:
+        if self.session.dead:
+            return
+        self.buffer += data
+        try:
+            while len(self.buffer) >= wire.HEADER.size:
+                size = wire.HEADER.unpack_from(self.buffer)[0]
+                if size > wire.MAX_MESSAGE:
+                    raise wire.Malformed("message too large")
+                if len(self.buffer) < wire.HEADER.size + size:
+                    return
+                body = bytes(self.buffer[wire.HEADER.size:wire.HEADER.size + size])
+                del self.buffer[:wire.HEADER.size + size]
+                self.session._receive(wire.unframe(body))
+        except (wire.Malformed, TypeError, ValueError, KeyError, AttributeError) as exc:
+            self.buffer.clear()
+            self.session._fail(f"the function worker sent a malformed message: {str(exc)[:300]}")
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.session._fail("the function worker exited (killed by a limit, or it ended itself)")
 
 
 def host_handlers(kernel) -> dict[str, Callable[..., Any]]:
