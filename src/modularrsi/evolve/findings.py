@@ -25,7 +25,7 @@ PairSource = Literal["same-epoch", "memory"]
 #: fits as it is.
 SIGNAL_KEYS = {
     "turns": "int: agent turns",
-    "ending": "str: completed | turn_limit | time_limit | session_ended | model_error | budget",
+    "ending": "str: completed | turn_limit | time_limit | session_ended | model_error | budget | harness_error",
     "parse_errors": "int: replies Tool Use could not parse",
     "completion_claims": "int: replies claiming the task is complete",
     "completion_without_evidence": "int | bool: claims not preceded by a command checking the result",

@@ -6,7 +6,9 @@
 The generation is loaded and validated before anything touches the environment; a malformed
 generation refuses the trial naming the file. The kernel owns the terminal (tmux), the model, the
 limits, the ATIF trajectory (``agent/trajectory.json``, saved after every step) and the module
-trace (``agent/module_trace.jsonl``).
+trace (``agent/module_trace.jsonl``). The functions themselves run confined, in a separate process
+(:mod:`modularrsi.harness.runtime`); one that fails at run time ends the episode with the ending
+``harness_error`` and the trial with :class:`~modularrsi.harness.session.FunctionError`.
 """
 
 from __future__ import annotations
@@ -28,6 +30,10 @@ from modularrsi import __version__
 from modularrsi.harness import composer
 from modularrsi.harness.kernel import Kernel
 from modularrsi.harness.library import load_generation
+from modularrsi.harness.protocols import Ending
+from modularrsi.harness.runtime import RuntimeUnavailable
+from modularrsi.harness.safefiles import write_atomic
+from modularrsi.harness.session import FunctionError
 from modularrsi.harness.terminal import TmuxTerminal
 from modularrsi.harness.trajectory import TrajectoryRecorder
 
@@ -55,6 +61,11 @@ class ModularAgentOptions(AgentOptions):
     budget_path: str | None = Field(default=None, description="Budget ledger file shared by a run's attempts.")
     max_tokens: int | None = Field(default=None, description="Token cap of the run (with budget_path).")
     max_cost_usd: float | None = Field(default=None, description="Cost cap of the run in USD (with budget_path).")
+    function_timeout_s: float = Field(default=30.0, gt=0, description="Per-call time limit of a function's own "
+                                      "computing (waits for the terminal or the model do not count); past it "
+                                      "the episode ends with a harness error.")
+    function_memory_mb: int = Field(default=1024, gt=0, description="Address-space limit of the confined "
+                                    "process that runs the episode's functions.")
     privileged: dict[str, Any] | None = Field(default=None, description="For simulators only; never read by "
                                               "the harness (e.g. a task directory for sim).")
 
@@ -120,14 +131,16 @@ class ModularAgent(BaseAgent):
                                       self.version() or "", getattr(model, "name", ""), self.generation.id, active)
         kernel = Kernel(composer.resolve(self.generation, active), model, self._terminal, instruction, recorder,
                         self.logs_dir / "module_trace.jsonl", max_turns=opts.max_turns,
-                        model_label=getattr(model, "name", ""))
+                        model_label=getattr(model, "name", ""), function_timeout_s=opts.function_timeout_s,
+                        function_memory_mb=opts.function_memory_mb)
         started = time.perf_counter()
         ending = None
         try:
             ending = await kernel.run()
+        except (FunctionError, RuntimeUnavailable) as exc:
+            ending = Ending("harness_error", kernel.state.turn, f"{type(exc).__name__}: {str(exc)[:2000]}")
+            raise
         finally:
-            from modularrsi.harness.protocols import Ending
-
             ending = ending or Ending("time_limit", kernel.state.turn, "cancelled (agent timeout)")
             kernel.close(ending)
             usage = kernel.usage
@@ -141,4 +154,4 @@ class ModularAgent(BaseAgent):
                 "wall_s": round(time.perf_counter() - started, 3), "terminal_wait_s": round(self._terminal.wait_s, 3),
                 "model_latency_s": round(usage.latency_s, 3), "harness_overhead_s": round(kernel.overhead_s, 4),
             }
-            (self.logs_dir / "episode.json").write_text(json.dumps(context.metadata, indent=2))
+            write_atomic(self.logs_dir / "episode.json", json.dumps(context.metadata, indent=2))

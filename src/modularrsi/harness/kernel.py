@@ -2,7 +2,10 @@
 
 The Agent Loop core drives an episode through :class:`Kernel`'s named steps (the ``LoopAPI``).
 Each step dispatches to the active function(s) of one module, times the call into the module trace,
-and keeps the conversation history. Limits and model failures end the episode with a typed
+and keeps the conversation history. Function code never runs in this process: each episode's
+functions run in a confined worker (:mod:`modularrsi.harness.runtime`), which reaches the terminal,
+the model and these steps only by request (:mod:`modularrsi.harness.session`); a function that
+fails at run time ends the episode with :class:`FunctionError`. Limits and model failures end the episode with a typed
 exception (:class:`LimitReached`, ``ModelError``) that the kernel turns into an ``Ending``.
 """
 
@@ -15,9 +18,20 @@ from pathlib import Path
 from typing import Any
 
 from modularrsi.harness.library import Function
-from modularrsi.harness.protocols import Ctx, Ending, LoopState, Message, Reply, TurnRecord, Verdict
+from modularrsi.harness.protocols import Ending, LoopState, Message, Reply, TurnRecord, Verdict
+from modularrsi.harness.safefiles import open_append
+from modularrsi.harness.session import FunctionError, Session, host_handlers
 from modularrsi.harness.trajectory import TrajectoryRecorder
+from modularrsi.harness.wire import Mirror
 from modularrsi.models.base import ChatModel, ContextOverflow, Usage
+
+#: What each contract callable must return (see protocols.py).
+RESULT_TYPES: dict[str, type | tuple[type, ...]] = {
+    "initial_prompt": str, "parse": Reply, "parse_error_feedback": str, "execute": str, "shape": str,
+    "before_query": (list, type(None)), "on_overflow": list, "on_claim": Verdict, "check": (str, type(None)),
+    "intervene": (str, type(None)),
+}
+ASYNC_CALLABLES = ("execute", "before_query", "on_overflow")
 
 
 class LimitReached(Exception):
@@ -53,31 +67,37 @@ class KernelModel:
 
 
 class Kernel:
-    """Implements ``LoopAPI`` over one episode's active functions."""
+    """Implements ``LoopAPI`` over one episode's active functions, which run in a confined worker
+    (:class:`~modularrsi.harness.session.Session`); the kernel keeps the real terminal and model."""
 
     def __init__(self, active: dict[str, list[Function]], model: ChatModel, terminal, instruction: str,
                  recorder: TrajectoryRecorder, trace_path: Path, max_turns: int | None = None,
-                 deadline: float | None = None, model_label: str = ""):
+                 deadline: float | None = None, model_label: str = "", function_timeout_s: float = 30.0,
+                 function_memory_mb: int | None = None):
         self.active, self.terminal, self.recorder = active, terminal, recorder
         self.state = LoopState(instruction=instruction, max_turns=max_turns)
-        self.history: list[Message] = []
+        self.mirror = Mirror(self.state, [], owner=True)
         self.usage = Usage()
         self.deadline = deadline
         self.model_label = model_label or getattr(model, "name", "")
-        self._trace_file = trace_path.open("a")
+        self._trace_file = open_append(trace_path)
         self.model = KernelModel(model, self.usage, self._trace)
-        self._memos: dict[str, dict] = {}
+        self.function_timeout_s, self.function_memory_mb = function_timeout_s, function_memory_mb
+        self.session: Session | None = None
         self.overhead_s = 0.0
+
+    @property
+    def history(self) -> list[Message]:
+        return self.mirror.history
+
+    @history.setter
+    def history(self, messages: list[Message]) -> None:
+        self.mirror.history = messages
 
     # ------------------------------------------------------------ dispatch
     def _trace(self, event: dict) -> None:
         self._trace_file.write(json.dumps({"turn": self.state.turn, **event}) + "\n")
         self._trace_file.flush()
-
-    def _ctx(self, fn: Function) -> Ctx:
-        memo = self._memos.setdefault(f"{fn.module}/{fn.name}", {})
-        return Ctx(state=self.state, terminal=self.terminal, model=self.model, params=dict(fn.parameters),
-                   memo=memo, history=self.history)
 
     def _core(self, module: str) -> Function:
         return next(f for f in self.active[module] if f.role == "core")
@@ -85,36 +105,40 @@ class Kernel:
     def _additive(self, module: str) -> list[Function]:
         return [f for f in self.active[module] if f.role == "additive"]
 
-    def _timed(self, fn: Function, name: str, start: float) -> None:
-        ms = (time.perf_counter() - start) * 1000
-        self._trace({"event": "call", "module": fn.module, "function": fn.name, "callable": name, "ms": round(ms, 3)})
+    async def _start(self) -> Session:
+        session = await Session.start(self.mirror, self.function_timeout_s, self.function_memory_mb)
+        self.session = session
+        session.handlers = host_handlers(self)
+        functions = {f"{fn.module}/{fn.name}": {"source": fn.source, "parameters": dict(fn.parameters)}
+                     for fns in self.active.values() for fn in fns}
+        options = {"deadline": self.deadline, "interventions": bool(self._additive("agent_loop"))}
+        await session.call("init", functions, self.state.instruction, options)
+        self._trace({"event": "runtime", "fork_ms": round(session.fork_s * 1000, 2)})
+        return session
 
-    def _call(self, fn: Function, name: str, *args):
+    async def _call(self, fn: Function, name: str, *args):
         start = time.perf_counter()
         try:
-            return fn.call(name)(*args, self._ctx(fn))
+            result = await self.session.call("call", f"{fn.module}/{fn.name}", name, list(args))
+            return check_result(name, result)
         finally:
-            self._timed(fn, name, start)
-            self.overhead_s += time.perf_counter() - start
-
-    async def _acall(self, fn: Function, name: str, *args):
-        start = time.perf_counter()
-        try:
-            return await fn.call(name)(*args, self._ctx(fn))
-        finally:
-            self._timed(fn, name, start)
+            ms = (time.perf_counter() - start) * 1000
+            self._trace({"event": "call", "module": fn.module, "function": fn.name, "callable": name,
+                         "ms": round(ms, 3)})
+            if name not in ASYNC_CALLABLES:
+                self.overhead_s += ms / 1000
 
     # ------------------------------------------------------------ LoopAPI
     async def initial_prompt(self) -> Message:
-        screen = self._shape(await self.terminal.incremental_output())
-        text = self._call(self._core("tool_use"), "initial_prompt", self.state.instruction, screen)
+        screen = await self._shape(await self.terminal.incremental_output())
+        text = await self._call(self._core("tool_use"), "initial_prompt", self.state.instruction, screen)
         prompt = Message("user", text, "instruction")
         self.recorder.user(prompt)
         self.recorder.save()
         return prompt
 
     async def maintain_context(self, prompt: Message) -> Message:
-        new = await self._acall(self._core("context"), "before_query", list(self.history))
+        new = await self._call(self._core("context"), "before_query", list(self.history))
         if not new:
             return prompt
         return self._install_history(new, prompt, "proactive")
@@ -133,46 +157,46 @@ class Kernel:
         try:
             text = await self.model.ask(self.history + [prompt], prompt.purpose)
         except ContextOverflow:
-            new = await self._acall(self._core("context"), "on_overflow", list(self.history) + [prompt])
+            new = await self._call(self._core("context"), "on_overflow", list(self.history) + [prompt])
             prompt = self._install_history(new, prompt, "overflow")
             text = await self.model.ask(self.history + [prompt], prompt.purpose)
         self.history += [prompt, Message("assistant", text, "reply")]
-        reply = self._call(self._core("tool_use"), "parse", text)
+        reply = await self._call(self._core("tool_use"), "parse", text)
         if reply.error:
             self.state.parse_errors += 1
         return reply
 
-    def parse_error_feedback(self, reply: Reply) -> Message:
-        text = self._call(self._core("tool_use"), "parse_error_feedback", reply)
+    async def parse_error_feedback(self, reply: Reply) -> Message:
+        text = await self._call(self._core("tool_use"), "parse_error_feedback", reply)
         return Message("user", text, "parse_error_feedback")
 
     async def execute(self, reply: Reply) -> str:
-        return await self._acall(self._core("tool_use"), "execute", list(reply.actions))
+        return await self._call(self._core("tool_use"), "execute", list(reply.actions))
 
-    def _shape(self, output: str) -> str:
+    async def _shape(self, output: str) -> str:
         for fn in self._additive("observation"):
-            output = self._call(fn, "shape", output)
+            output = await self._call(fn, "shape", output)
         return output
 
-    def observe(self, reply: Reply, output: str) -> Message:
+    async def observe(self, reply: Reply, output: str) -> Message:
         self.state.pending_completion = False
-        return Message("user", self._shape(output), "observation")
+        return Message("user", await self._shape(output), "observation")
 
-    def judge_completion(self, reply: Reply, output: str) -> Verdict:
-        shaped = self._shape(output)
+    async def judge_completion(self, reply: Reply, output: str) -> Verdict:
+        shaped = await self._shape(output)
         self.state.completion_claims += 1
         for fn in self._additive("completion"):
-            challenge = self._call(fn, "check", reply, shaped)
+            challenge = await self._call(fn, "check", reply, shaped)
             if challenge:
                 self.state.pending_completion = False
                 return Verdict(done=False, message=challenge, purpose="completion_check")
-        verdict = self._call(self._core("completion"), "on_claim", reply, shaped)
+        verdict = await self._call(self._core("completion"), "on_claim", reply, shaped)
         if not verdict.done:
             self.state.pending_completion = True
         return verdict
 
-    def interventions(self) -> list[str]:
-        notes = [self._call(fn, "intervene") for fn in self._additive("agent_loop")]
+    async def interventions(self) -> list[str]:
+        notes = [await self._call(fn, "intervene") for fn in self._additive("agent_loop")]
         return [n for n in notes if n]
 
     def record(self, prompt: Message, reply: Reply, output: str, response: Message) -> None:
@@ -191,20 +215,39 @@ class Kernel:
         from modularrsi.models.base import BudgetExceeded, ModelError
 
         try:
-            ending = await self._core("agent_loop").call("run")(self)
+            session = await self._start()
+            ending = await session.call("run", f"agent_loop/{self._core('agent_loop').name}")
+            if type(ending) is not Ending:
+                raise FunctionError(f"agent_loop run returned a {type(ending).__name__}, not an Ending")
         except LimitReached as exc:
             ending = Ending(exc.reason, self.state.turn, str(exc))  # type: ignore[arg-type]
         except BudgetExceeded as exc:
             ending = Ending("budget", self.state.turn, str(exc))
         except ModelError as exc:
             ending = Ending("model_error", self.state.turn, f"{type(exc).__name__}: {exc}")
+        except FunctionError as exc:
+            self._trace({"event": "harness_error", "detail": str(exc)[:2000]})
+            raise
         finally:
             self._trace_file.flush()
         return ending
 
     def close(self, ending: Ending) -> None:
+        if self.session is not None:
+            self.session.close()
         totals = asdict(self.usage)
         self.recorder.finish(totals, asdict(ending))
         self.recorder.save()
         self._trace({"event": "end", **asdict(ending)})
         self._trace_file.close()
+
+
+def check_result(name: str, value):
+    """``value`` if it has the type callable ``name`` must return, else :class:`FunctionError`."""
+    kinds = RESULT_TYPES[name]
+    ok = isinstance(value, kinds) and not isinstance(value, bool) if kinds is not Verdict else type(value) is Verdict
+    if ok and isinstance(value, list):
+        ok = all(type(m) is Message for m in value) and (bool(value) or name == "before_query")
+    if not ok:
+        raise FunctionError(f"{name} returned a {type(value).__name__}, which its contract does not allow")
+    return value

@@ -41,20 +41,24 @@ class Function:
     parameters: dict[str, Any]
     path: Path
     sha256: str
-    source: str
-    compiled: CodeType = field(repr=False)
+    source: str  # what the function runtime executes (the checked text, not re-read from disk)
+    compiled: CodeType | None = field(default=None, repr=False)
     unique: str = ""
     parents: list[str] = field(default_factory=list)
     _module: ModuleType | None = field(default=None, repr=False)
 
     @property
     def code(self) -> ModuleType:
-        """The file executed into a fresh module object (once per Function) in *this* process."""
+        """The file executed into a fresh module object (once per Function) in *this* process — for
+        tests and tools only, never for an episode: the kernel runs functions in the confined runtime
+        (:mod:`modularrsi.harness.runtime`)."""
         if self._module is None:
-            self._module = _import_file(self.path, self.unique, self.compiled)
+            assert self.compiled is not None, f"{self.path}: no compiled code"
+            self._module = _import_file(self.path, self.unique or f"_mrsi_fn_{id(self):x}", self.compiled)
         return self._module
 
     def call(self, attr: str) -> Any:
+        """The callable ``attr`` of :attr:`code` (tests and tools only, see there)."""
         return getattr(self.code, attr)
 
 

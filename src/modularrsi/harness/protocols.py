@@ -97,9 +97,11 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Ending:
-    """How an episode ended (a small closed set; the kernel raises for limits and model failure)."""
+    """How an episode ended (a small closed set; the kernel raises for limits and model failure;
+    ``harness_error``: a function failed at run time, recorded by the kernel, never returned by one)."""
 
-    reason: Literal["completed", "turn_limit", "time_limit", "session_ended", "model_error", "budget"]
+    reason: Literal["completed", "turn_limit", "time_limit", "session_ended", "model_error", "budget",
+                    "harness_error"]
     turns: int
     detail: str = ""
 

@@ -1,9 +1,9 @@
-"""ATIF trajectory recording (Harbor's schema), saved after every step, atomically."""
+"""ATIF trajectory recording (Harbor's schema), saved after every step, atomically (never through a
+symlink planted in the logs directory: :mod:`modularrsi.harness.safefiles`)."""
 
 from __future__ import annotations
 
 import json
-import os
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -19,6 +19,7 @@ from harbor.models.trajectories import (
 )
 
 from modularrsi.harness.protocols import Message, Reply
+from modularrsi.harness.safefiles import write_atomic
 
 
 def _now() -> str:
@@ -77,7 +78,4 @@ class TrajectoryRecorder:
             return
         trajectory = Trajectory(session_id=self.session_id, agent=self.agent, steps=self.steps,
                                 final_metrics=self.final_metrics)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(trajectory.to_json_dict(), indent=2))
-        os.replace(tmp, self.path)
+        write_atomic(self.path, json.dumps(trajectory.to_json_dict(), indent=2))

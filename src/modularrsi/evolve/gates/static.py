@@ -13,8 +13,9 @@ Stages (the first failing one decides; ``details["stage"]`` names it):
 4. ``scope`` — only ``modules/<locked>/<name>.py`` files and ``manifest.json`` changed, no symlinks;
    in the manifest only the locked module's ``functions`` entries and ``active`` list changed (plus
    ``id``, ``parents``, ``created_by``), and ``parents`` names the parent.
-5. ``import`` — a subprocess loads the staging generation with ``library.load_generation`` (import,
-   module contract, manifest hashes, one core per slot). The subprocess first imports the harness
+5. ``import`` — a subprocess loads the staging generation with ``library.load_generation`` (module
+   contract, manifest hashes, one core per slot) and runs each file's top level in the confined
+   function runtime (``runtime.declare``), never in a host process. The subprocess first imports the harness
    and says READY; ``import_timeout_s`` then bounds the generation's own loading, so a module that
    hangs or crashes at import time fails here instead of in the orchestrator.
 
@@ -46,12 +47,15 @@ _SCRIPT = """
 import json, sys
 from pathlib import Path
 from modularrsi.harness.library import GenerationError, load_generation
+from modularrsi.harness.runtime import declare
 nonce = sys.argv[2]
 print("READY " + nonce, flush=True)
 try:
     gen = load_generation(Path(sys.argv[1]))
-    for fn in gen.functions.values():
-        fn.code  # runs the file's top level: a module that crashes or hangs on import fails here
+    for fn in gen.functions.values():  # each file's top level runs in the confined runtime, never here
+        report = declare(fn.source)
+        if "error" in report:
+            raise GenerationError(f"{fn.path}: fails on import: {report['error']}")
 except GenerationError as exc:
     result = {"ok": False, "reason": str(exc)}
 else:

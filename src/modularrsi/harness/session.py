@@ -1,0 +1,278 @@
+"""The orchestrator's end of one episode's function worker (see :mod:`modularrsi.harness.runtime`).
+
+A :class:`Session` sends calls to the worker (:meth:`Session.call`) and, while one is in flight,
+serves the worker's requests — the only ways a function reaches the world — by running the
+orchestrator's handlers (:func:`host_handlers`: the terminal, the model and the kernel's loop
+steps) on plain values rebuilt by :mod:`modularrsi.harness.wire`. Requests are served concurrently
+with the calls that caused them, so calls nest in both directions.
+
+Invariants:
+- an exception raised by a handler reaches the function as the same kind (limits, model errors);
+  if the function lets it out, the orchestrator re-raises the *original* object, so an episode ends
+  with the same ``Ending`` as when functions ran in-process;
+- every other failure — the function raised, returned or sent something malformed, its worker died
+  or it computed for longer than ``timeout_s`` without asking the orchestrator for anything (then
+  the worker is killed) — is a :class:`FunctionError`; the orchestrator never crashes on one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import itertools
+import socket
+import time
+from collections.abc import Callable
+from typing import Any
+
+from modularrsi.harness import wire
+from modularrsi.harness.protocols import Message, Reply
+from modularrsi.harness.runtime import Zygote, worker_limits
+
+#: Exceptions a handler may raise that functions see by name (everything else: ``HarnessError``).
+TYPED = ("LimitReached", "ModelError", "ContextOverflow", "ModelUnavailable", "BudgetExceeded")
+#: Requests the worker sends without waiting (handlers that return None); they travel with its next
+#: message and run, in order, before it.
+NOTIFICATIONS = ("loop.record", "terminal.send_keys")
+
+
+class FunctionError(RuntimeError):
+    """A function failed at run time (raised, overran its time limit, sent a malformed value, or its
+    worker died): the episode ends with this harness error."""
+
+
+class Session:
+    """One episode's worker: :meth:`start`, :meth:`call`, :meth:`close`."""
+
+    def __init__(self, sock: socket.socket, pid: int, mirror: wire.Mirror, timeout_s: float):
+        self.pid, self.mirror, self.timeout_s = pid, mirror, timeout_s
+        self.handlers: dict[str, Callable[..., Any]] = {}
+        self._sock, self._loop = sock, asyncio.get_running_loop()
+        self._ids = itertools.count(1)
+        self._pending: dict[int, asyncio.Future] = {}
+        self._raised: dict[int, BaseException] = {}
+        self._tasks: set[asyncio.Task] = set()
+        self._timer: asyncio.TimerHandle | None = None
+        self.dead: str | None = None
+        self.fork_s = 0.0
+
+    @classmethod
+    async def start(cls, mirror: wire.Mirror, timeout_s: float, memory_mb: int | None = None) -> Session:
+        started = time.perf_counter()
+        limits = worker_limits(memory_mb) if memory_mb else worker_limits()
+        ours, pid = Zygote.spare(limits) or await asyncio.to_thread(Zygote.fresh, limits)
+        session = cls(ours, pid, mirror, timeout_s)
+        session.fork_s = time.perf_counter() - started
+        session._transport, _ = await session._loop.create_unix_connection(lambda: _Frames(session), sock=ours)
+        return session
+
+    # ------------------------------------------------------------ calls into the worker
+    async def call(self, op: str, *args: Any) -> Any:
+        if self.dead:
+            raise FunctionError(self.dead)
+        ident = next(self._ids)
+        future = self._pending[ident] = self._loop.create_future()
+        self._send({"id": ident, "op": op, "a": wire.encode(list(args), wire.Refs(self.mirror.history))})
+        try:
+            message = await future
+        finally:
+            self._pending.pop(ident, None)
+        if "err" in message:
+            raise self._error(message["err"])
+        try:
+            return wire.decode(message.get("ok"), self.mirror.history)
+        except wire.Malformed as exc:
+            raise FunctionError(f"malformed result: {exc}") from None
+
+    def _error(self, err: Any) -> BaseException:
+        if not isinstance(err, dict):
+            return FunctionError("malformed error report")
+        ref = err.get("ref")
+        if type(ref) is int and ref in self._raised:
+            return self._raised[ref]
+        return FunctionError(f"{str(err.get('type'))[:80]}: {str(err.get('msg'))[:1000]}")
+
+    # ------------------------------------------------------------ messages
+    def _send(self, message: dict) -> None:
+        message["s"] = self.mirror.delta()
+        self._transport.write(wire.frame(message))
+        self._arm()
+
+
+    def _receive(self, message: dict) -> None:
+        self._disarm()  # the worker is waiting now (or done)
+        self.mirror.apply(message.get("s"))
+        is_request = isinstance(message.get("op"), str) and type(message.get("id")) is int
+        if "re" not in message and not is_request:
+            raise wire.Malformed("neither a request nor an answer")
+        if message.get("q"):
+            self._spawn(self._handle(wire.expect(message["q"], list, "notifications"), message))
+        elif is_request:
+            self._spawn(self._serve(message))
+        else:
+            self._answered(message)
+
+    def _spawn(self, coroutine) -> None:
+        task = asyncio.create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _answered(self, message: dict, failure: BaseException | None = None) -> None:
+        future = self._pending.get(message["re"])
+        if future is not None and not future.done():
+            if failure is None:
+                future.set_result(message)
+            else:
+                future.set_exception(failure)
+
+    async def _handle(self, notes: list, message: dict) -> None:
+        """Run the requests the worker sent without waiting (in order), then ``message``; the first
+        that fails is the answer to ``message`` instead, as if the function had waited for it."""
+        failure = None
+        for note in notes:
+            failure = failure or await self._notified(note)
+        if "re" in message:
+            self._answered(message, failure)
+        else:
+            await self._serve(message, failure)
+
+    async def _notified(self, note: Any) -> Exception | None:
+        try:
+            if not isinstance(note, dict) or note.get("op") not in NOTIFICATIONS:
+                raise wire.Malformed("only record and send_keys may be sent without waiting")
+            args = wire.expect(wire.decode(note.get("a"), self.mirror.history), list, "arguments")
+            result = self.handlers[note["op"]](*args)
+            if inspect.isawaitable(result):
+                await result
+        except wire.Malformed as exc:
+            return FunctionError(f"malformed request: {exc}")
+        except Exception as exc:  # noqa: BLE001 - handed to the function at its next request
+            return exc
+        return None
+
+    async def _serve(self, message: dict, failure: BaseException | None = None) -> None:
+        try:
+            if failure is not None:
+                raise failure
+            handler = self.handlers.get(message["op"])
+            if handler is None:
+                raise wire.Malformed(f"no such request: {message['op'][:60]!r}")
+            args = wire.decode(message.get("a") or [], self.mirror.history)
+            result = handler(*wire.expect(args, list, "arguments"))
+            if inspect.isawaitable(result):
+                result = await result
+            reply = {"re": message["id"], "ok": wire.encode(result, wire.Refs(self.mirror.history))}
+        except Exception as exc:  # noqa: BLE001 - reported to the function, which may handle it
+            reply = {"re": message["id"], "err": self._describe(exc)}
+        if not self.dead:
+            self._send(reply)
+
+    def _describe(self, exc: Exception) -> dict:
+        if isinstance(exc, wire.Malformed):
+            exc = FunctionError(f"malformed request: {exc}")
+        ref = len(self._raised) + 1
+        self._raised[ref] = exc
+        kind = type(exc).__name__ if type(exc).__name__ in TYPED else "HarnessError"
+        return {"type": kind, "msg": str(exc)[:2000], "ref": ref, "reason": getattr(exc, "reason", None)}
+
+    # ------------------------------------------------------------ time limit and end
+    def _arm(self) -> None:
+        """Start the per-call clock: called on every message to the worker, which computes until its
+        next message (a request, or an answer), when :meth:`_receive` stops the clock."""
+        self._disarm()
+        if self._pending and not self.dead:
+            self._timer = self._loop.call_later(self.timeout_s, self._fail,
+                                                f"a function computed for more than {self.timeout_s:g} s "
+                                                "(the per-call time limit); its worker was killed")
+
+    def _disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _fail(self, reason: str) -> None:
+        if self.dead:
+            return
+        self.dead = reason
+        self._disarm()
+        for future in self._pending.values():
+            if not future.done():
+                future.set_exception(FunctionError(reason))
+        self._kill()
+
+    def _kill(self) -> None:
+        Zygote.kill(self.pid)
+        self._transport.close()
+
+    def close(self) -> None:
+        """Kill the worker (whatever it is doing) and stop serving it."""
+        if not self.dead:
+            self.dead = "episode over"
+            self._disarm()
+            self._kill()
+        for task in list(self._tasks):
+            task.cancel()
+
+
+class _Frames(asyncio.Protocol):
+    """Cuts the worker's byte stream into messages and hands each to the session as it arrives."""
+
+    def __init__(self, session: Session):
+        self.session, self.buffer = session, bytearray()
+
+    def data_received(self, data: bytes) -> None:
+        if self.session.dead:
+            return
+        self.buffer += data
+        try:
+            while len(self.buffer) >= wire.HEADER.size:
+                size = wire.HEADER.unpack_from(self.buffer)[0]
+                if size > wire.MAX_MESSAGE:
+                    raise wire.Malformed("message too large")
+                if len(self.buffer) < wire.HEADER.size + size:
+                    return
+                body = bytes(self.buffer[wire.HEADER.size:wire.HEADER.size + size])
+                del self.buffer[:wire.HEADER.size + size]
+                self.session._receive(wire.unframe(body))
+        except (wire.Malformed, TypeError, ValueError, KeyError, AttributeError) as exc:
+            self.buffer.clear()
+            self.session._fail(f"the function worker sent a malformed message: {str(exc)[:300]}")
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.session._fail("the function worker exited (killed by a limit, or it ended itself)")
+
+
+def host_handlers(kernel) -> dict[str, Callable[..., Any]]:
+    """What a function may ask of the orchestrator, with every argument's type checked."""
+    terminal, model, want = kernel.terminal, kernel.model, wire.expect
+
+    def messages(value: Any) -> list[Message]:
+        return wire.expect_list(value, Message, "messages")
+
+    async def run_exec(command: Any, timeout_sec: Any = None) -> list:
+        rc, output = await terminal.exec(want(command, str, "command"), want(timeout_sec, (int, type(None)), "timeout"))
+        return [rc, output]
+
+    return {
+        "terminal.send_keys": lambda keys, wait=0.0: terminal.send_keys(want(keys, str, "keys"),
+                                                                        float(want(wait, (int, float), "wait"))),
+        "terminal.incremental_output": terminal.incremental_output,
+        "terminal.screen": terminal.screen,
+        "terminal.exec": run_exec,
+        "model.ask": lambda msgs, purpose: model.ask(messages(msgs), want(purpose, str, "purpose")),
+        "model.context_limit": model.context_limit,
+        "model.count_tokens": lambda msgs: model.count_tokens(messages(msgs)),
+        "loop.initial_prompt": kernel.initial_prompt,
+        "loop.maintain_context": lambda prompt: kernel.maintain_context(want(prompt, Message, "prompt")),
+        "loop.query": lambda prompt: kernel.query(want(prompt, Message, "prompt")),
+        "loop.parse_error_feedback": lambda reply: kernel.parse_error_feedback(want(reply, Reply, "reply")),
+        "loop.execute": lambda reply: kernel.execute(want(reply, Reply, "reply")),
+        "loop.observe": lambda reply, out: kernel.observe(want(reply, Reply, "reply"), want(out, str, "output")),
+        "loop.judge_completion": lambda reply, out: kernel.judge_completion(want(reply, Reply, "reply"),
+                                                                            want(out, str, "output")),
+        "loop.interventions": kernel.interventions,
+        "loop.record": lambda prompt, reply, out, response: kernel.record(
+            want(prompt, Message, "prompt"), want(reply, Reply, "reply"), want(out, str, "output"),
+            want(response, Message, "response")),
+        "loop.check_limits": kernel.check_limits,
+    }
