@@ -139,11 +139,28 @@ def test_no_network_to_a_local_server(tmp_path, task):
     assert accepted == []
 
 
-def test_runs_as_nobody_without_capabilities(tmp_path, task):
+def test_each_worker_runs_as_its_own_uid_without_capabilities(tmp_path, task):
     body = ("import os\nstatus = open('/proc/self/status').read()\n"
-            "return os.getuid(), os.getgid(), 'CapEff:\\t0000000000000000' in status")
-    kernel, _ = episode(tmp_path, task, shape_attack(body))
-    assert results(kernel)[0] == "(65534, 65534, True)"
+            "return os.getuid(), os.getgid(), os.getgroups(), 'CapEff:\\t0000000000000000' in status")
+    first, _ = episode(tmp_path / "a", task, shape_attack(body))
+    second, _ = episode(tmp_path / "b", task, shape_attack(body))
+    uid, gid, groups, no_caps = eval(results(first)[0])  # noqa: S307 - our own repr of plain values
+    assert uid == gid >= 2_000_000 and groups == [] and no_caps
+    assert eval(results(second)[0])[0] not in (uid, 0)  # noqa: S307 - another episode, another uid
+
+
+def test_a_worker_cannot_signal_the_zygote_or_other_workers(tmp_path, task):
+    from modularrsi.harness.runtime import Zygote
+
+    body = ("import os, signal\nout = set()\nfor pid in (int(p) for p in os.listdir('/proc') if p.isdigit()):\n"
+            "    if pid != os.getpid():\n        try:\n            os.kill(pid, signal.SIGKILL)\n"
+            "            out.add('sent')\n        except OSError as exc:\n            out.add(type(exc).__name__)\n"
+            "return sorted(out)")
+    episode(tmp_path / "warm", task, {})
+    zygote = Zygote.current()
+    kernel, _ = episode(tmp_path / "attack", task, shape_attack(body))
+    assert results(kernel)[0] == "['PermissionError']"  # the zygote and the spare worker were there to try
+    assert Zygote.current() is zygote and zygote._proc.poll() is None
 
 
 # ------------------------------------------------------------------ host objects
@@ -211,20 +228,21 @@ def test_cannot_signal_the_orchestrator(tmp_path, task):
     assert ending.reason == "completed"
 
 
-def nobody_processes() -> int:
+def worker_processes() -> int:
+    """Processes running as a function worker's uid (2,000,000 and up)."""
     count = 0
     for entry in os.listdir("/proc"):
         with contextlib.suppress(OSError):
-            count += entry.isdigit() and os.stat(f"/proc/{entry}").st_uid == 65534
+            count += entry.isdigit() and os.stat(f"/proc/{entry}").st_uid >= 2_000_000
     return count
 
 
 def test_fork_bomb_is_stopped(tmp_path, task):
-    before = nobody_processes()
+    before = worker_processes()
     body = "import os\nn = 0\nwhile n < 10000:\n    os.fork()\n    n += 1\nreturn n"
     kernel, _ = episode(tmp_path, task, shape_attack(body))
     assert results(kernel)[0].startswith("blocked: BlockingIOError")
-    assert nobody_processes() <= before + 5
+    assert worker_processes() <= before + 5
 
 
 def test_memory_limit(tmp_path, task):

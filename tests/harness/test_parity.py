@@ -33,6 +33,21 @@ SCRIPT = [
 ]
 
 
+def first_difference(expected: list[list[dict]], got: list[list[dict]]) -> str:
+    """Where two request sequences first differ, as a unified diff of that message's content."""
+    import difflib
+
+    for i, (a, b) in enumerate(zip(expected, got, strict=False)):
+        for j, (m, n) in enumerate(zip(a, b, strict=False)):
+            if m != n:
+                diff = difflib.unified_diff(str(m["content"]).splitlines(), str(n["content"]).splitlines(),
+                                            "terminus-2", "gen_0", lineterm="")
+                return f"request {i}, message {j} ({m['role']}):\n" + "\n".join(diff)
+        if len(a) != len(b):
+            return f"request {i}: {len(a)} messages vs {len(b)}"
+    return f"{len(expected)} requests vs {len(got)}"
+
+
 def keystrokes(trajectory: dict) -> list[str]:
     return [c["arguments"]["keystrokes"] for s in trajectory["steps"] for c in (s.get("tool_calls") or [])
             if c["function_name"] == "bash_command"]
@@ -69,7 +84,7 @@ async def test_gen0_matches_terminus2(task_factory, tmp_path, openai_key):
     assert keystrokes(trajectories["modular"])[:2] == ["ls -la\n", "echo done > /app/done.txt\n"]
     assert agent_turns(trajectories["modular"]) == agent_turns(trajectories["terminus"]) == len(SCRIPT)
     assert requests["modular"] == requests["terminus"] == len(SCRIPT)
-    assert prompts["modular"] == prompts["terminus"]  # every request's messages, byte for byte
+    assert prompts["modular"] == prompts["terminus"], first_difference(prompts["terminus"], prompts["modular"])
     assert outcomes["modular"].reward == outcomes["terminus"].reward == 1.0
 
 

@@ -5,11 +5,13 @@ One *zygote* per orchestrating process (:class:`Zygote`, started on first use) r
 
 - bubblewrap, started by root so it can bind the interpreter from under ``/root``, with new ipc,
   pid, net, uts (and cgroup) namespaces and no user namespace (nothing inside ever holds a
-  capability over one); inside, ``setpriv`` drops to ``nobody`` (uid/gid 65534, no groups, every
-  capability and the bounding set dropped, no_new_privs) before Python starts;
+  capability over one); inside, ``setpriv`` keeps only CAP_SETUID and CAP_SETGID in the bounding set
+  (no groups, no_new_privs) before Python starts, and each worker leaves uid 0 for a host uid and
+  gid of its own (``zygote.drop_identity``): no capability, and no way to signal, ptrace or read the
+  zygote or another episode's worker; ``/proc`` is read-only;
 - a filesystem of read-only binds: ``/usr`` (shared libraries), the interpreter's prefix, and
   ``/rt``, a copy of the few modules functions may import (:data:`RUNTIME_FILES`); ``/tmp`` is an
-  empty tmpfs nobody can write; no ``/work``, ``/home``, ``/etc``, task or run directory;
+  empty tmpfs no worker can write; no ``/work``, ``/home``, ``/etc``, task or run directory;
 - an empty environment, only the loopback interface (no network), ``--die-with-parent``; the
   zygote and its workers are not dumpable (no ptrace, no ``/proc/PID/mem`` between them);
 - per worker, rlimits: address space (:data:`MEMORY_MB`), no new processes or threads, few files,
@@ -34,7 +36,6 @@ from pathlib import Path
 HARNESS = Path(__file__).parent
 START_TIMEOUT_S = 30.0
 MEMORY_MB = 1024
-NOBODY = 65534
 #: Modules copied into the sandbox's /rt: (package it is found in, path inside the package).
 RUNTIME_FILES = (("modularrsi", "harness/protocols.py"), ("modularrsi", "harness/resources.py"),
                  ("modularrsi", "harness/wire.py"), ("modularrsi", "harness/worker.py"),
@@ -66,7 +67,7 @@ def _package_dir(name: str) -> Path:
 
 
 def build_root() -> Path:
-    """A fresh directory holding what the sandbox's /rt shows (readable by nobody); removed at exit."""
+    """A fresh directory holding what the sandbox's /rt shows (readable by any worker); removed at exit."""
     root = Path(tempfile.mkdtemp(prefix="modularrsi-rt-"))
     atexit.register(shutil.rmtree, root, True)
     for package in RUNTIME_PACKAGES:
@@ -95,9 +96,9 @@ def bwrap_argv(root: Path, control_fd: int) -> list[str]:
     for parent in reversed(prefix.parents[:-1]):
         argv += ["--perms", "0755", "--dir", str(parent)]
     argv += ["--ro-bind", str(prefix), str(prefix), "--ro-bind", str(root), "/rt", "--proc", "/proc",
-             "--dev", "/dev", "--perms", "0755", "--tmpfs", "/tmp", "--chdir", "/tmp", "--",
-             shutil.which("setpriv") or "/usr/bin/setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}",
-             "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs",
+             "--remount-ro", "/proc", "--dev", "/dev", "--perms", "0755", "--tmpfs", "/tmp", "--chdir", "/tmp", "--",
+             shutil.which("setpriv") or "/usr/bin/setpriv", "--clear-groups", "--inh-caps=-all",
+             "--bounding-set=-all,+setuid,+setgid", "--no-new-privs",
              str(prefix / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"), "-I", "-S",
              "/rt/modularrsi/harness/zygote.py", str(control_fd)]
     return argv

@@ -6,6 +6,7 @@ version check, session start, history limit); when it is missing, Harbor's own s
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import PurePosixPath
 
 from harbor.agents.terminus_2.tmux_session import TmuxSession
@@ -14,6 +15,7 @@ from harbor.environments.base import BaseEnvironment
 #: Exit code of the combined start command when tmux is not installed in the environment.
 TMUX_MISSING = 97
 HISTORY_LIMIT = 10_000_000  # as Harbor sets it
+PROMPT_WAIT_S = 5.0  # the longest a start waits for the shell's prompt
 
 
 class TmuxTerminal:
@@ -40,6 +42,15 @@ class TmuxTerminal:
             await self.session.start()
         elif result.return_code != 0:
             raise RuntimeError(f"Failed to start tmux session. Error: {result.stderr}")
+        await self._until_prompt_drawn()
+
+    async def _until_prompt_drawn(self, limit_s: float = PROMPT_WAIT_S) -> None:
+        """Return once the shell has drawn something (its prompt), so the first observation never shows
+        an empty screen because bash was still starting (Harbor's three start commands give it that
+        time by chance; one command does not)."""
+        deadline = asyncio.get_running_loop().time() + limit_s
+        while not (await self.screen()).strip() and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.05)
 
     async def send_keys(self, keys: str, min_timeout_sec: float = 0.0) -> None:
         self.keys_sent.append(keys)

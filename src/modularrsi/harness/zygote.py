@@ -1,12 +1,14 @@
 """The function runtime's zygote: started once per orchestrating process by
-:mod:`modularrsi.harness.runtime` inside bubblewrap, as ``nobody``; never imported by the orchestrator::
+:mod:`modularrsi.harness.runtime` inside bubblewrap, as root holding only CAP_SETUID and CAP_SETGID
+(no_new_privs; read-only filesystem and /proc); never imported by the orchestrator::
 
     python -I -S /rt/modularrsi/harness/zygote.py CONTROL_FD
 
 It pre-imports what functions may use, makes itself undumpable (no process of the same user may
 ptrace it or its workers), then waits on CONTROL_FD (``SOCK_SEQPACKET``, one JSON object per
 message) for ``{"op": "fork", "limits": {...}}`` carrying one descriptor (an episode's socket),
-forks a worker (:mod:`modularrsi.harness.worker`) that lowers its rlimits and serves that socket,
+forks a worker (:mod:`modularrsi.harness.worker`) that lowers its rlimits, becomes a uid of its own
+(no capabilities) and serves that socket,
 and answers ``{"pid": P}``; ``{"op": "kill", "pid": P}`` ends worker P. It exits when CONTROL_FD
 closes (and, through bubblewrap's ``--die-with-parent``, with the orchestrator).
 """
@@ -14,6 +16,7 @@ closes (and, through bubblewrap's ``--die-with-parent``, with the orchestrator).
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import signal
@@ -51,7 +54,21 @@ def confine_worker(limits: dict) -> None:
         resource.setrlimit(getattr(resource, name), (value, value))
 
 
+#: Each worker runs as a host uid and gid of its own, so no worker can signal, ptrace or read the
+#: memory of the zygote (root with CAP_SETUID/CAP_SETGID only) or of another episode's worker.
+WORKER_IDS = itertools.count(0)
+WORKER_ID_BASE, WORKER_ID_SPAN = 2_000_000, 1_000_000
+
+
+def drop_identity(uid: int) -> None:
+    """Become ``uid``/``uid`` with no groups; leaving uid 0 clears every capability."""
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+
+
 def fork_worker(control: socket.socket, fd: int, limits: dict) -> int:
+    uid = WORKER_ID_BASE + next(WORKER_IDS) % WORKER_ID_SPAN
     pid = os.fork()
     if pid:
         os.close(fd)
@@ -63,6 +80,7 @@ def fork_worker(control: socket.socket, fd: int, limits: dict) -> int:
         for std in (0, 1, 2):
             os.dup2(null, std)
         confine_worker(limits)
+        drop_identity(uid)
         serve_episode(socket.socket(fileno=fd))
     finally:
         os._exit(0)
