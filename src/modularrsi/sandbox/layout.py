@@ -1,0 +1,91 @@
+"""What a LocalSandbox's file system looks like: the bubblewrap arguments that build it.
+
+Invariants:
+- the host's top-level entries are visible read-only, except the private, virtual and host-specific
+  ones (:data:`modularrsi.sandbox.host.HIDDEN`) and ``/etc``, ``/var``, ``/run``;
+- ``/etc`` is a read-only copy of the host's, without secrets (:data:`ETC_DENIED`, ssh host keys)
+  and with the sandbox's own ``hosts``, ``hostname`` and ``resolv.conf``;
+- every writable path (``/tmp``, ``/root``, ``/home``, ``/var``, ``/run``, ``/logs/*``, ``/tests``,
+  ``/solution``, ``/installed-agent``, the workdir, extra ``writable`` paths) is a directory on the
+  sandbox's own disk image (``DISK/fs/<path>``), so the storage cap covers all of them;
+  ``/var/lib/dpkg`` is the host's, read-only;
+- a trial directory on a visible host path is hidden with its siblings (an empty read-only tmpfs);
+- ``/proc/sys`` and ``/sys`` are read-only (bubblewrap's ``--proc`` and the ``/sys`` bind).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path, PurePosixPath
+
+from modularrsi.sandbox.host import host_root_entries
+
+#: Top-level entries replaced by private ones.
+PRIVATE_TOP = ("/etc", "/var", "/run")
+#: Writable paths every sandbox has, besides its workdir.
+PRIVATE_DIRS = ("/tmp", "/root", "/home", "/var", "/run", "/tests", "/solution", "/installed-agent",
+                "/logs/agent", "/logs/verifier", "/logs/artifacts")
+#: /etc entries never shown inside (secrets) or replaced by the sandbox's own.
+ETC_DENIED = frozenset({"shadow", "gshadow", "shadow-", "gshadow-", "sudoers", "sudoers.d", "ssh",
+                        "hosts", "hostname", "resolv.conf", "security", "subuid", "subgid", "machine-id"})
+#: Host paths shown read-only inside the private /var.
+VAR_READONLY = ("/var/lib/dpkg",)
+SLIRP_DNS = "10.0.2.3"
+
+
+def own_etc_files(public_network: bool) -> dict[str, str]:
+    """The sandbox's own /etc files: name -> text (written read-only on its disk by the launcher)."""
+    return {"hosts": "127.0.0.1\tlocalhost\n::1\tlocalhost\n127.0.1.1\tsandbox\n",
+            "hostname": "sandbox\n",
+            "resolv.conf": f"nameserver {SLIRP_DNS}\n" if public_network else "",
+            "machine-id": "0" * 32 + "\n"}
+
+
+def _entry_args(path: str) -> list[str]:
+    if os.path.islink(path):
+        return ["--symlink", os.readlink(path), path]
+    return ["--ro-bind", path, path]
+
+
+def etc_args(own: dict[str, str]) -> list[str]:
+    argv = ["--dir", "/etc"]
+    for name in sorted(os.listdir("/etc")):
+        if name not in ETC_DENIED:
+            argv += _entry_args(f"/etc/{name}")
+    if os.path.isdir("/etc/ssh"):
+        argv += ["--dir", "/etc/ssh"]
+        for name in sorted(os.listdir("/etc/ssh")):
+            if not name.startswith("ssh_host_"):
+                argv += _entry_args(f"/etc/ssh/{name}")
+    for target, source in sorted(own.items()):
+        argv += ["--ro-bind", source, target]
+    return argv
+
+
+def hidden_trials_dir(trial_dir: Path) -> str | None:
+    """The folder holding this trial and its siblings, when it would be visible inside."""
+    parent = trial_dir.resolve().parent
+    parts = PurePosixPath(parent).parts
+    if len(parts) < 2:
+        return None
+    visible = {entry for entry, link in host_root_entries() if link is None} - set(PRIVATE_TOP)
+    return str(parent) if f"/{parts[1]}" in visible else None
+
+
+def bwrap_args(writable: dict[str, str], own_etc: dict[str, str], hide: str | None) -> list[str]:
+    """Mount arguments: host root entries, /etc (``own_etc``: sandbox path -> source path), writable
+    dirs (sandbox path -> source path), /var read-only parts, the hidden trials folder."""
+    argv: list[str] = []
+    for entry, link in host_root_entries():
+        if entry in writable or entry in PRIVATE_TOP:
+            continue
+        argv += ["--symlink", link, entry] if link else ["--ro-bind", entry, entry]
+    argv += ["--dev", "/dev", "--proc", "/proc", "--perms", "0755", "--dir", "/logs", *etc_args(own_etc)]
+    for target, source in sorted(writable.items(), key=lambda kv: len(kv[0])):
+        argv += ["--bind", source, target]
+    for path in VAR_READONLY:
+        if os.path.isdir(path):
+            argv += ["--ro-bind", path, path]
+    if hide is not None:
+        argv += ["--tmpfs", hide, "--remount-ro", hide]
+    return [*argv, "--remount-ro", "/"]
