@@ -213,7 +213,7 @@ class LocalSandbox(BaseEnvironment):
             raise SandboxBuildFailedError("LocalSandbox must run as root: it maps each sandbox to "
                                           "unprivileged host uids and mounts its disk")
         require_tools(["bwrap", "nsenter", "setpriv", "mkfs.ext4", "mount"])
-        if getattr(self, "_mounts", None):
+        if getattr(self, "_host_mounts", None):
             raise SandboxBuildFailedError("LocalSandbox mounts no host directory; drop the mounts")
         if self._public:
             require_slirp()

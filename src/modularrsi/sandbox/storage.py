@@ -17,8 +17,9 @@ from pathlib import Path
 
 #: Cap for a task whose task.toml sets no ``storage_mb``.
 DEFAULT_STORAGE_MB = 4096
-#: Below this much free space after a command, the disk counts as full.
-FULL_BELOW_BYTES = 256 * 1024
+#: Below this much free space (or 1% of the disk, if more) after a command, the disk counts as full
+#: (ext4 keeps a few hundred KB it never hands out).
+FULL_BELOW_BYTES = 1024 * 1024
 
 
 def make_disk(image: Path, size_mb: int, owner: int) -> None:
@@ -38,4 +39,5 @@ def disk_full(sandbox_pid: int) -> bool:
         stats = os.statvfs(f"/proc/{sandbox_pid}/root/tmp")
     except OSError:
         return False
-    return stats.f_bavail * stats.f_frsize < FULL_BELOW_BYTES or stats.f_favail == 0
+    floor = max(FULL_BELOW_BYTES, stats.f_blocks * stats.f_frsize // 100)
+    return stats.f_bavail * stats.f_frsize < floor or stats.f_favail == 0
