@@ -42,7 +42,7 @@ REMOUNT_WRITES = {
     "mount_tmpfs_proc": "mount -t tmpfs none /etc; touch /etc/{m}; unshare -Urm sh -c "
                         "'mount -t tmpfs none /usr/local && touch /usr/local/{m}; mount -t proc proc /proc'; "
                         "nsenter -t 1 -U -m -- sh -c 'mount -t proc proc /mnt; mount -t tmpfs none /tmp; "
-                        "echo 3 > /mnt/sys/vm/swappiness; mount -o remount,rw /usr; touch /usr/local/{m}'",
+                        "echo 3 > /mnt/sys/vm/swappiness; mount -o remount,rw,bind /usr; touch /usr/local/{m}'",
 }
 
 
@@ -57,8 +57,8 @@ async def test_remount_and_namespace_tricks_cannot_write_the_host(probe, attack)
 async def test_cgroup_tree_cannot_be_remounted_or_written(probe):
     box, check = probe
     name = marker()
-    attack = (f"mount -o remount,rw /sys/fs/cgroup; mount -o remount,rw /sys/fs/cgroup/pids; "
-              f"mount -o remount,rw /sys/fs/cgroup/memory; mkdir /sys/fs/cgroup/pids/{name} "
+    attack = (f"mount -o remount,rw,bind /sys/fs/cgroup; mount -o remount,rw,bind /sys/fs/cgroup/pids; "
+              f"mount -o remount,rw,bind /sys/fs/cgroup/memory; mkdir /sys/fs/cgroup/pids/{name} "
               f"/sys/fs/cgroup/memory/{name}; echo max > /sys/fs/cgroup/pids/pids.max")
     await box.exec(f"{attack}; nsenter -t 1 -U -m -- sh -c '{attack}'", timeout_sec=30)
     check(name)
@@ -71,14 +71,17 @@ async def test_trial_cannot_move_itself_into_the_root_cgroups(probe):
     name = marker()
     await box.exec("for f in /sys/fs/cgroup/*/cgroup.procs /sys/fs/cgroup/cgroup.procs; do "
                    "echo $$ > $f; done 2>/dev/null; "
-                   "nsenter -t 1 -U -m -- sh -c \"mount -o remount,rw /sys/fs/cgroup/pids; "
-                   "mount -o remount,rw /sys/fs/cgroup/memory; echo $$ > /sys/fs/cgroup/pids/cgroup.procs; "
+                   "nsenter -t 1 -U -m -- sh -c \"mount -o remount,rw,bind /sys/fs/cgroup/pids; "
+                   "mount -o remount,rw,bind /sys/fs/cgroup/memory; echo $$ > /sys/fs/cgroup/pids/cgroup.procs; "
                    "echo $$ > /sys/fs/cgroup/memory/cgroup.procs\"; "
                    f"(exec -a {name} sleep 60) & sleep 0.2", timeout_sec=30)
     pids = processes_with(name)
     assert pids, "the probe's process should be running"
     for pid in pids:
-        assert "modularrsi" in cgroup_of(pid), cgroup_of(pid)
+        lines = cgroup_of(pid).splitlines()  # hierarchy-id:controllers:path
+        limiting = [ln for ln in lines if {"pids", "memory"} & set(ln.split(":")[1].split(","))]
+        for line in limiting or [ln for ln in lines if ln.startswith("0::")]:
+            assert "/modularrsi/" in line, line
     check(name)
 
 
@@ -86,6 +89,8 @@ async def test_proc_sys_and_sysrq_are_not_writable(probe):
     box, check = probe
     await box.exec("echo 7 > /proc/sys/vm/swappiness; sysctl -w vm.swappiness=3; "
                    "unshare -Urm sh -c 'mount -o remount,rw /proc/sys; echo 9 > /proc/sys/vm/swappiness'; "
+                   "nsenter -t 1 -U -m -- sh -c 'mount -o remount,rw,bind /proc/sys; "
+                   "echo 8 > /proc/sys/vm/swappiness'; "
                    "echo 1 > /proc/sys/net/ipv4/ip_forward; echo h > /proc/sysrq-trigger", timeout_sec=30)
     check()
 

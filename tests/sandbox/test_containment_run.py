@@ -175,7 +175,7 @@ async def test_mknod_gives_no_access_to_host_devices(task_factory, tmp_path):
 ESCAPE_CGROUPS = ("for f in /sys/fs/cgroup/*/cgroup.procs /sys/fs/cgroup/cgroup.procs; do echo $$ > $f; done "
                   "2>/dev/null; "
                   'nsenter -t 1 -U -m -- sh -c "for c in /sys/fs/cgroup /sys/fs/cgroup/pids /sys/fs/cgroup/memory; '
-                  "do mount -o remount,rw \\$c; done; for f in /sys/fs/cgroup/*/cgroup.procs; do echo $$ > \\$f; "
+                  "do mount -o remount,rw,bind \\$c; done; for f in /sys/fs/cgroup/*/cgroup.procs; do echo $$ > \\$f; "
                   'done" 2>/dev/null; ')
 
 
