@@ -4,7 +4,7 @@ Invariants:
 - the host's top-level entries are visible read-only, except the private, virtual and host-specific
   ones (:data:`modularrsi.sandbox.host.HIDDEN`) and ``/etc``, ``/var``, ``/run``;
 - ``/etc`` is a read-only copy of the host's, without secrets (:data:`ETC_DENIED`, ssh host keys)
-  and with the sandbox's own ``hosts``, ``hostname`` and ``resolv.conf``;
+  and with the sandbox's own ``hosts``, ``hostname`` (its trial's name) and ``resolv.conf``;
 - every writable path (``/tmp``, ``/root``, ``/home``, ``/var``, ``/run``, ``/logs/*``, ``/tests``,
   ``/solution``, ``/installed-agent``, the workdir, extra ``writable`` paths) is a directory on the
   sandbox's own disk image (``DISK/fs/<path>``), so the storage cap covers all of them;
@@ -16,7 +16,10 @@ Invariants:
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path, PurePosixPath
+
+from harbor.environments.base import SandboxBuildFailedError
 
 from modularrsi.sandbox.host import host_root_entries
 
@@ -33,10 +36,15 @@ VAR_READONLY = ("/var/lib/dpkg",)
 SLIRP_DNS = "10.0.2.3"
 
 
-def own_etc_files(public_network: bool) -> dict[str, str]:
+def hostname_for(trial_name: str) -> str:
+    """The sandbox's host name: its trial's name as a DNS label (what ``hostname`` shows inside)."""
+    return re.sub(r"[^a-z0-9-]", "-", trial_name.lower())[-63:].strip("-") or "sandbox"
+
+
+def own_etc_files(public_network: bool, hostname: str) -> dict[str, str]:
     """The sandbox's own /etc files: name -> text (written read-only on its disk by the launcher)."""
-    return {"hosts": "127.0.0.1\tlocalhost\n::1\tlocalhost\n127.0.1.1\tsandbox\n",
-            "hostname": "sandbox\n",
+    return {"hosts": f"127.0.0.1\tlocalhost\n::1\tlocalhost\n127.0.1.1\t{hostname}\n",
+            "hostname": f"{hostname}\n",
             "resolv.conf": f"nameserver {SLIRP_DNS}\n" if public_network else "",
             "machine-id": "0" * 32 + "\n"}
 
@@ -89,3 +97,15 @@ def bwrap_args(writable: dict[str, str], own_etc: dict[str, str], hide: str | No
     if hide is not None:
         argv += ["--tmpfs", hide, "--remount-ro", hide]
     return [*argv, "--remount-ro", "/"]
+
+
+def check_workdir(workdir: str, dockerfile: Path) -> None:
+    """The workdir becomes a private bind; bwrap can create its mount point only off the host root."""
+    parts = PurePosixPath(workdir).parts
+    top = "/" + parts[1] if len(parts) > 1 else "/"
+    hosted = {entry for entry, _ in host_root_entries()}
+    creatable = len(parts) == 2 or top not in hosted or os.path.isdir(workdir)
+    if top == "/" or (top in hosted and top not in PRIVATE_DIRS and not creatable):
+        raise SandboxBuildFailedError(
+            f"{dockerfile}: WORKDIR {workdir} lies inside the host's read-only {top}; "
+            "use a fresh top-level directory such as /app")

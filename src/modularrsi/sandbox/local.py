@@ -36,70 +36,40 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import posixpath
 import pwd
-import shlex
 import shutil
 import signal
-import sys
 import tempfile
 import tomllib
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import IO, Any
 
 from harbor.environments.base import BaseEnvironment, ExecResult, SandboxBuildFailedError
 from harbor.environments.capabilities import EnvironmentCapabilities
-from harbor.environments.options import EnvironmentOptions
 from harbor.models.task.config import NetworkMode
-from pydantic import Field
 
 from modularrsi.sandbox import transfer
 from modularrsi.sandbox.dockerfile import CopyStep, DockerfileRefused, EnvironmentPlan, parse_dockerfile
 from modularrsi.sandbox.exec_server import ExecServer, ExecServerDied, ExecServerUnavailable, Privileges
-from modularrsi.sandbox.host import check_host_requirements, host_root_entries, require_tools
-from modularrsi.sandbox.layout import PRIVATE_DIRS, bwrap_args, hidden_trials_dir, own_etc_files
+from modularrsi.sandbox.host import check_host_requirements, require_tools
+from modularrsi.sandbox.launcher import DEFAULT_PATH, UID_BASE, UID_COUNT, LaunchPlan, launch
+from modularrsi.sandbox.layout import PRIVATE_DIRS, check_workdir, hidden_trials_dir, hostname_for
 from modularrsi.sandbox.limits import LimitHits, Limits, make_enforcer
 from modularrsi.sandbox.network import PublicNetwork, require_slirp
 from modularrsi.sandbox.nsenter_chain import run_chain
+from modularrsi.sandbox.options import LocalSandboxOptions
 from modularrsi.sandbox.storage import DEFAULT_STORAGE_MB, disk_full, make_disk
 
-DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 #: Docker's default capability set, minus raw sockets, mknod and chroot.
 ROOT_CAPS = ("chown", "dac_override", "fowner", "fsetid", "kill", "setgid", "setuid", "setpcap", "net_bind_service",
              "audit_write", "setfcap")
-#: The sandbox's uids and gids 0..UID_COUNT-1 are these host ids.
-UID_BASE, UID_COUNT = 1_000_000_000, 65536
-LAUNCH = Path(__file__).with_name("launch.py")
-#: Where the launcher mounts the sandbox's disk, in its private mount namespace only.
-DISK_MOUNT = "/tmp"
 ROOT = Privileges(None, None, ROOT_CAPS)
 
 
 class SandboxLimitExceeded(RuntimeError):
     """A command in the sandbox hit the task's memory, process or storage limit."""
-
-
-class LocalSandboxOptions(EnvironmentOptions):
-    """Options for ``--ek key=value`` (Harbor CLI) or ``environment.kwargs``."""
-
-    auto_mounting: bool = Field(default=False, description="Must stay false: no host directory is "
-                                "mounted into a LocalSandbox; Harbor copies logs out.")
-    pids_max: int | None = Field(default=None, description="Process ceiling; default task.toml "
-                                 "[environment].pids_max, else 1024.")
-    storage_mb: int | None = Field(default=None, description="Disk cap in MB for everything the trial "
-                                   f"writes; default task.toml storage_mb, else {DEFAULT_STORAGE_MB}.")
-    writable: list[str] = Field(default_factory=list, description="Extra absolute paths to make "
-                                "writable (each becomes a private directory).")
-    keep_files: bool = Field(default=False, description="Keep the sandbox's host directory (its disk "
-                             "image) after stop (it lives under the trial directory).")
-    exec_server: bool = Field(default=True, description="Start commands from a per-sandbox exec server "
-                              "(one fork each); false: a fresh nsenter chain per command.")
-    verifier_isolation: bool = Field(default=True, description="When the tests are uploaded to /tests "
-                                     "(the verifier's start), kill every process left by the agent phase "
-                                     "(services the agent started are not running during the verifier) and "
-                                     "empty /tests and /logs/verifier.")
 
 
 class LocalSandbox(BaseEnvironment):
@@ -119,6 +89,7 @@ class LocalSandbox(BaseEnvironment):
         self._disk_full = False
         super().__init__(*args, **kwargs)
         self._root = self.trial_paths.trial_dir / "sandbox"
+        self._hostname = hostname_for(self.trial_paths.trial_dir.name)
 
     @staticmethod
     def type() -> str:
@@ -144,7 +115,7 @@ class LocalSandbox(BaseEnvironment):
         if self.task_env_config.workdir:
             self._plan.workdir = self.task_env_config.workdir
         check_host_requirements(self._plan, dockerfile)
-        _check_workdir(self._plan.workdir, dockerfile)
+        check_workdir(self._plan.workdir, dockerfile)
 
     def _task_toml(self) -> dict[str, Any]:
         path = self.environment_dir.parent / "task.toml"
@@ -199,7 +170,7 @@ class LocalSandbox(BaseEnvironment):
         self._enforcer = make_enforcer(name, self._limits())
         self._server = await self._spawn_exec_server()
         try:
-            await self._launch()
+            self._proc, self._child_pid, self._keep = await launch(self._launch_plan(), self._enforcer.wrap)
             if self._public:
                 self._network = await PublicNetwork.start(self._child_pid, self._root / "slirp.log")
             await self._enter_exec_server()
@@ -218,51 +189,9 @@ class LocalSandbox(BaseEnvironment):
         if self._public:
             require_slirp()
 
-    def _bwrap_argv(self, info_fd: int) -> list[str]:
-        writable = {p: f"{DISK_MOUNT}/fs/{p.strip('/')}" for p in self._writable()}
-        own_etc = {f"/etc/{name}": f"{DISK_MOUNT}/etc/{name}" for name in own_etc_files(self._public)}
-        argv = [shutil.which("bwrap") or "bwrap",
-                *bwrap_args(writable, own_etc, hidden_trials_dir(self.trial_paths.trial_dir))]
-        argv += ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup",
-                 "--die-with-parent", "--new-session", "--hostname", "sandbox", "--clearenv",
-                 "--setenv", "PATH", DEFAULT_PATH, "--info-fd", str(info_fd)]
-        return [*argv, "--", "/bin/sh", "-c", "echo ready; exec sleep infinity"]
-
-    async def _launch(self) -> None:
-        read_fd, write_fd = os.pipe()
-        spec = {"image": str(self._root / "disk.img"), "mountpoint": DISK_MOUNT, "uid_base": UID_BASE,
-                "dirs": [f"fs{p}" for p in self._writable()], "argv": self._bwrap_argv(write_fd),
-                "files": {f"etc/{name}": text for name, text in own_etc_files(self._public).items()}}
-        argv = self._enforcer.wrap([sys.executable, "-I", "-S", str(LAUNCH), json.dumps(spec)])
-        try:
-            self._proc = await asyncio.create_subprocess_exec(
-                *argv, pass_fds=(write_fd,), stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-                start_new_session=True, env={"PATH": DEFAULT_PATH})
-        finally:
-            os.close(write_fd)
-        try:
-            await self._map_user_namespace()
-            info = await asyncio.to_thread(_read_all, read_fd)
-            ready = await self._proc.stdout.readline()  # the init runs only once the sandbox is set up
-        except (OSError, ValueError):
-            info, ready = "", b""
-        if not info or ready != b"ready\n":
-            err = (await self._proc.stderr.read()).decode(errors="replace").strip()
-            raise SandboxBuildFailedError(f"LocalSandbox: bubblewrap failed to start: {err}")
-        self._child_pid = int(json.loads(info)["child-pid"])
-        self._keep = {self._proc.pid, self._child_pid, *_children(self._child_pid)}
-
-    async def _map_user_namespace(self) -> None:
-        """Sandbox ids 0..UID_COUNT-1 -> host UID_BASE.. for the launcher's new user namespace."""
-        if await self._proc.stdout.readline() != b"userns\n":
-            raise OSError("the launcher did not reach its user namespace")
-        for name in ("uid_map", "gid_map"):
-            with open(f"/proc/{self._proc.pid}/{name}", "w") as f:
-                f.write(f"0 {UID_BASE} {UID_COUNT}\n")
-        self._proc.stdin.write(b"go\n")
-        await self._proc.stdin.drain()
-        self._proc.stdin.close()
+    def _launch_plan(self) -> LaunchPlan:
+        return LaunchPlan(root=self._root, writable=self._writable(), public=self._public,
+                          hide=hidden_trials_dir(self.trial_paths.trial_dir), hostname=self._hostname)
 
     async def _spawn_exec_server(self) -> ExecServer | None:
         if not self._opts.exec_server:
@@ -335,7 +264,7 @@ class LocalSandbox(BaseEnvironment):
     def _exec_env(self, env: dict[str, str] | None) -> dict[str, str]:
         assert self._plan is not None
         base = {"PATH": DEFAULT_PATH, "HOME": "/root", "LANG": "C.UTF-8", "TERM": "xterm-256color",
-                "USER": "root", "HOSTNAME": "sandbox"}
+                "USER": "root", "HOSTNAME": self._hostname}
         return {**base, **self._plan.env, **(self._merge_env(env) or {})}
 
     def _privileges(self, user: str | int | None) -> tuple[Privileges, dict[str, str]]:
@@ -412,14 +341,10 @@ class LocalSandbox(BaseEnvironment):
                 raise RuntimeError(f"LocalSandbox: {command[:80]}: {tail[0]}")
 
     async def _upload_one(self, source: Path, target: str, into_dir_as: str | None = None) -> None:
-        with open(source, "rb") as data:
-            mode = os.fstat(data.fileno()).st_mode
-            await self._transfer(transfer.put_file_command(target, mode, into_dir_as), stdin=data)
+        await transfer.put_file(self._transfer, source, target, into_dir_as)
 
     async def _upload_tree(self, source: Path, target: str) -> None:
-        with tempfile.TemporaryFile() as tar:
-            await asyncio.to_thread(transfer.pack_dir, source, tar)
-            await self._transfer(transfer.untar_command(target), stdin=tar)
+        await transfer.put_tree(self._transfer, source, target)
 
     async def upload_file(self, source_path: Path | str, target_path: str) -> None:
         await self._upload_one(Path(source_path), self._writable_target(target_path))
@@ -431,14 +356,10 @@ class LocalSandbox(BaseEnvironment):
         await self._upload_tree(Path(source_dir), target)
 
     async def download_file(self, source_path: str, target_path: Path | str) -> None:
-        with tempfile.TemporaryFile() as data:
-            await self._transfer(f"cat -- {shlex.quote(self._sandbox_path(source_path))}", stdout=data)
-            await asyncio.to_thread(transfer.write_file, data, Path(target_path))
+        await transfer.get_file(self._transfer, self._sandbox_path(source_path), Path(target_path))
 
     async def download_dir(self, source_dir: str, target_dir: Path | str) -> None:
-        with tempfile.TemporaryFile() as tar:
-            await self._transfer(transfer.tar_command(self._sandbox_path(source_dir)), stdout=tar)
-            await asyncio.to_thread(transfer.extract, tar, Path(target_dir))
+        await transfer.get_tree(self._transfer, self._sandbox_path(source_dir), Path(target_dir))
 
     async def _isolate_for_verifier(self) -> None:
         """Kill every process of the agent phase (all but the sandbox's init and the exec server) and
@@ -451,35 +372,6 @@ class LocalSandbox(BaseEnvironment):
         await self._transfer("find /tests /logs/verifier -mindepth 1 -maxdepth 1 -exec rm -rf -- {} +")
 
 
-def _check_workdir(workdir: str, dockerfile: Path) -> None:
-    """The workdir becomes a private bind; bwrap can create its mount point only off the host root."""
-    parts = PurePosixPath(workdir).parts
-    top = "/" + parts[1] if len(parts) > 1 else "/"
-    hosted = {entry for entry, _ in host_root_entries()}
-    creatable = len(parts) == 2 or top not in hosted or os.path.isdir(workdir)
-    if top == "/" or (top in hosted and top not in PRIVATE_DIRS and not creatable):
-        raise SandboxBuildFailedError(
-            f"{dockerfile}: WORKDIR {workdir} lies inside the host's read-only {top}; "
-            "use a fresh top-level directory such as /app")
-
-
-def _children(pid: int) -> list[int]:
-    try:
-        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
-
-
 def _read(handle: Any) -> str:
     handle.seek(0)
     return handle.read().decode(errors="replace")
-
-
-def _read_all(fd: int) -> str:
-    chunks = []
-    with os.fdopen(fd, "rb") as f:
-        while chunk := f.read(4096):
-            chunks.append(chunk)
-            if b"}" in chunk:
-                break
-    return b"".join(chunks).decode()

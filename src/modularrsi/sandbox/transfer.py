@@ -12,12 +12,17 @@ symlink, hard link, device or set-id file.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shlex
 import tarfile
 import tempfile
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import IO
+
+#: Runs a command inside the sandbox as its root with the given stdin and stdout files; raises on failure.
+Runner = Callable[[str, IO[bytes] | None, IO[bytes] | None], Awaitable[None]]
 
 
 def pack_dir(source: Path, out: IO[bytes]) -> None:
@@ -80,3 +85,27 @@ def put_file_command(target: str, mode: int, into_dir_as: str | None = None) -> 
     pick = f"[ -d {t} ] && t={t}/{shlex.quote(into_dir_as)}; " if into_dir_as else ""
     return (f't={t}; {pick}mkdir -p -- "$(dirname -- "$t")" && rm -f -- "$t" && cat > "$t" '
             f'&& chmod {mode & 0o7777:o} -- "$t"')
+
+
+async def put_file(run: Runner, source: Path, target: str, into_dir_as: str | None = None) -> None:
+    with open(source, "rb") as data:
+        mode = os.fstat(data.fileno()).st_mode
+        await run(put_file_command(target, mode, into_dir_as), data, None)
+
+
+async def put_tree(run: Runner, source: Path, target: str) -> None:
+    with tempfile.TemporaryFile() as tar:
+        await asyncio.to_thread(pack_dir, source, tar)
+        await run(untar_command(target), tar, None)
+
+
+async def get_file(run: Runner, source: str, target: Path) -> None:
+    with tempfile.TemporaryFile() as data:
+        await run(f"cat -- {shlex.quote(source)}", None, data)
+        await asyncio.to_thread(write_file, data, target)
+
+
+async def get_tree(run: Runner, source: str, target: Path) -> None:
+    with tempfile.TemporaryFile() as tar:
+        await run(tar_command(source), None, tar)
+        await asyncio.to_thread(extract, tar, target)
