@@ -141,6 +141,22 @@ async def test_planted_reward_and_agent_log_symlinks_reach_no_host_file(task_fac
     before.assert_same(other)
 
 
+async def test_agent_cannot_overwrite_logs_the_host_wrote(task_factory, tmp_path):
+    """The harness writes the trajectory on the host; what the agent writes under /logs/agent is
+    copied out next to it, never over it."""
+    box = await started(task_factory(), tmp_path / "t")
+    agent_dir = box.trial_paths.agent_dir
+    try:
+        (agent_dir / "trajectory.json").write_text('{"steps": "host"}')
+        await box.exec("echo '{\"steps\": \"forged\"}' > /logs/agent/trajectory.json; echo x > /logs/agent/extra.txt")
+        if not box.is_path_mounted("/logs/agent", agent_dir):
+            await box.download_dir("/logs/agent", agent_dir)
+    finally:
+        await box.stop(delete=True)
+    assert (agent_dir / "trajectory.json").read_text() == '{"steps": "host"}'
+    assert (agent_dir / "extra.txt").read_text() == "x\n"
+
+
 async def test_host_processes_cannot_be_killed_or_traced(task_factory, tmp_path):
     name = marker()
     victim = subprocess.Popen(["bash", "-c", f"exec -a {name} sleep 120"])

@@ -112,7 +112,7 @@ async def test_server_and_nsenter_chain_give_commands_the_same_world(task_factor
     task = task_factory()
     outputs = {}
     for server in (True, False):
-        box = await started(task, tmp_path / f"t{server}", exec_server=server)
+        box = await started(task, tmp_path / f"s{server}" / "t", exec_server=server)  # same host name
         try:
             assert (box._server is not None) is server
             probe = await box.exec(PROBE, cwd="/tmp", env={"EXTRA": "x y"}, user=user)

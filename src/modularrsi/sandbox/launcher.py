@@ -77,10 +77,12 @@ async def launch(plan: LaunchPlan, wrap: Callable[[list[str]], list[str]]
         os.close(write_fd)
     try:
         await _map_user_namespace(proc)
-        info = await asyncio.to_thread(_read_all, read_fd)
+        info = await asyncio.to_thread(_read_all, os.dup(read_fd))
         ready = await proc.stdout.readline()  # the init runs only once the sandbox is set up
     except (OSError, ValueError):
         info, ready = "", b""
+    finally:
+        os.close(read_fd)
     if not info or ready != b"ready\n":
         err = (await proc.stderr.read()).decode(errors="replace").strip()
         with contextlib.suppress(ProcessLookupError):

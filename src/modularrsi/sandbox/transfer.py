@@ -4,7 +4,7 @@ Every transfer runs *inside* the sandbox as its root (so a symlink resolves in t
 and can reach nothing the sandbox could not already write): uploads stream a tar archive (or a
 single file) into ``tar -x`` (``cat``); downloads stream ``tar -c`` (``cat``) out. On the host, an
 archive is extracted with :func:`safe_member` (regular files and directories only, nothing outside
-the target) and a single file is written to a fresh temporary and renamed over its target.
+the target, no host file replaced) and a single file is written to a fresh temporary and renamed over its target.
 
 Invariants: no host path outside the given target changes; nothing from the sandbox becomes a host
 symlink, hard link, device or set-id file.
@@ -41,8 +41,11 @@ def pack_dir(source: Path, out: IO[bytes]) -> None:
 
 
 def safe_member(member: tarfile.TarInfo, dest: str) -> tarfile.TarInfo | None:
-    """Regular files and directories only, inside ``dest``, without set-id bits."""
+    """Regular files and directories only, inside ``dest``, without set-id bits, and never over a
+    file the host already has there (the harness's own trajectory wins over the agent's copy)."""
     if not (member.isreg() or member.isdir()):
+        return None
+    if member.isreg() and os.path.lexists(os.path.join(dest, member.name)):
         return None
     member = tarfile.data_filter(member, dest)
     return member.replace(mode=(member.mode or 0o644) & 0o777, deep=False)
@@ -76,7 +79,8 @@ def untar_command(target: str) -> str:
 
 
 def tar_command(source: str) -> str:
-    return f"tar -C {shlex.quote(source)} -cf - ."
+    """Archive ``source``'s contents to stdout; exit 1 ("file changed as we read it") is success."""
+    return f"tar -C {shlex.quote(source)} -cf - .; [ $? -le 1 ]"
 
 
 def put_file_command(target: str, mode: int, into_dir_as: str | None = None) -> str:
