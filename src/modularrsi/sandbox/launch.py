@@ -13,8 +13,9 @@ Run as host root, already inside the sandbox's cgroups. It:
    namespace) then writes ``/proc/PID/uid_map`` and ``gid_map`` (sandbox 0..N-1 -> host
    ``uid_base``..) and sends one line on stdin;
 3. becomes the sandbox's root (host ``uid_base``: real root only over files it owns) and execs
-   ``spec["argv"]`` (bubblewrap, which creates the remaining namespaces) with an empty environment,
-   so nothing of the orchestrator's environment is visible inside.
+   bubblewrap (``spec["argv"]``, which creates the remaining namespaces) with an empty environment,
+   so nothing of the orchestrator's environment is visible inside; bubblewrap reads its arguments
+   from a memfd (``--args``), so its command line, which the sandbox's init keeps, shows no host path.
 
 Exit 111 with a message on stderr when a step fails.
 """
@@ -70,7 +71,13 @@ def main() -> None:
     try:
         mount_disk(spec)
         become_sandbox_root()
-        os.execve(spec["argv"][0], spec["argv"], {"PATH": PATH})
+        bwrap, options, command = spec["argv"][0], spec["argv"][1:spec["argv"].index("--")], \
+            spec["argv"][spec["argv"].index("--"):]
+        args = os.memfd_create("bwrap-args", 0)
+        os.write(args, b"".join(a.encode() + b"\0" for a in options))
+        os.lseek(args, 0, os.SEEK_SET)
+        os.set_inheritable(args, True)
+        os.execve(bwrap, [bwrap, "--args", str(args), *command], {"PATH": PATH})
     except (OSError, subprocess.CalledProcessError) as exc:
         sys.stderr.write(f"launch: {exc}\n")
         sys.exit(111)
