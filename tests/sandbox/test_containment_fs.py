@@ -143,3 +143,11 @@ async def test_host_var_root_and_work_are_not_listed(probe, tmp_path):
         assert host_name not in listing.stdout.split(), host_name
     siblings = await box.exec(f"ls -A {tmp_path}/trials 2>&1; cat {tmp_path}/trials/other/secret.txt 2>&1")
     assert "sibling secret" not in siblings.stdout and "other" not in siblings.stdout.split()
+
+
+async def test_no_nested_user_namespace_gives_a_new_root(probe):
+    """Docker's seccomp profile refuses unshare(CLONE_NEWUSER); the sandbox's own limit does here."""
+    box, check = probe
+    result = await box.exec("unshare -Ur id -u; unshare -Urm --propagation private true; echo rc=$?")
+    assert "rc=0" not in result.stdout and "0\n" not in result.stdout.splitlines(keepends=True)[:1]
+    check()

@@ -12,7 +12,8 @@ Run as host root, already inside the sandbox's cgroups. It:
 2. enters a new user namespace and prints ``userns``; the orchestrator (host root, in the parent
    namespace) then writes ``/proc/PID/uid_map`` and ``gid_map`` (sandbox 0..N-1 -> host
    ``uid_base``..) and sends one line on stdin;
-3. becomes the sandbox's root (host ``uid_base``: real root only over files it owns) and execs
+3. becomes the sandbox's root (host ``uid_base``: real root only over files it owns), forbids user
+   namespaces inside this one (``user.max_user_namespaces`` = 0 in it: no nested "root"), and execs
    bubblewrap (``spec["argv"]``, which creates the remaining namespaces) with an empty environment,
    so nothing of the orchestrator's environment is visible inside; bubblewrap reads its arguments
    from a memfd (``--args``), so its command line, which the sandbox's init keeps, shows no host path.
@@ -64,6 +65,8 @@ def become_sandbox_root() -> None:
     os.setgroups([])
     os.setresgid(0, 0, 0)
     os.setresuid(0, 0, 0)
+    with open("/proc/sys/user/max_user_namespaces", "w") as f:  # no nested user namespaces inside
+        f.write("0")
 
 
 def main() -> None:
