@@ -49,8 +49,9 @@ class LaunchPlan:
 
 def bwrap_argv(plan: LaunchPlan, info_fd: int) -> list[str]:
     writable = {p: f"{DISK_MOUNT}/fs/{p.strip('/')}" for p in plan.writable}
-    own_etc = {f"/etc/{name}": f"{DISK_MOUNT}/etc/{name}" for name in own_etc_files(plan.public, plan.hostname)}
-    argv = [shutil.which("bwrap") or "bwrap", *bwrap_args(writable, own_etc, plan.hide)]
+    own_etc = {f"/etc/{name}": f"{DISK_MOUNT}/etc/{name}" for name in own_etc_files(plan.public, plan.hostname)
+               if name != "empty"}
+    argv = [shutil.which("bwrap") or "bwrap", *bwrap_args(writable, own_etc, f"{DISK_MOUNT}/etc/empty", plan.hide)]
     argv += ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup",
              "--die-with-parent", "--new-session", "--hostname", plan.hostname, "--clearenv",
              "--setenv", "PATH", DEFAULT_PATH, "--info-fd", str(info_fd)]

@@ -43,7 +43,8 @@ def hostname_for(trial_name: str) -> str:
 
 def own_etc_files(public_network: bool, hostname: str) -> dict[str, str]:
     """The sandbox's own /etc files: name -> text (written read-only on its disk by the launcher)."""
-    return {"hosts": f"127.0.0.1\tlocalhost\n::1\tlocalhost\n127.0.1.1\t{hostname}\n",
+    return {"empty": "",
+            "hosts": f"127.0.0.1\tlocalhost\n::1\tlocalhost\n127.0.1.1\t{hostname}\n",
             "hostname": f"{hostname}\n",
             "resolv.conf": f"nameserver {SLIRP_DNS}\n" if public_network else "",
             "machine-id": "0" * 32 + "\n"}
@@ -55,16 +56,40 @@ def _entry_args(path: str) -> list[str]:
     return ["--ro-bind", path, path]
 
 
-def etc_args(own: dict[str, str]) -> list[str]:
+def etc_args(own: dict[str, str], empty: str) -> list[str]:
+    """The host's /etc read-only with each denied entry covered (files by ``empty``, directories by
+    an empty read-only tmpfs; ssh keeps its non-key files) and the sandbox's own files over theirs.
+    Falls back to one bind per allowed entry when a denied entry is a symlink (it cannot be covered)."""
+    denied = [f"/etc/{name}" for name in sorted(ETC_DENIED) if os.path.lexists(f"/etc/{name}")]
+    if any(os.path.islink(path) for path in denied):
+        return _etc_entry_by_entry(own)
+    argv = ["--ro-bind", "/etc", "/etc"]
+    for path in denied:
+        if path in own:
+            continue
+        if os.path.isdir(path):
+            argv += ["--tmpfs", path, *_ssh_config(path), "--remount-ro", path]
+        else:
+            argv += ["--ro-bind", empty, path]
+    for target, source in sorted(own.items()):
+        argv += ["--ro-bind", source, target]
+    return argv
+
+
+def _ssh_config(path: str) -> list[str]:
+    if path != "/etc/ssh":
+        return []
+    return [arg for name in sorted(os.listdir(path)) if not name.startswith("ssh_host_")
+            for arg in _entry_args(f"{path}/{name}")]
+
+
+def _etc_entry_by_entry(own: dict[str, str]) -> list[str]:
     argv = ["--dir", "/etc"]
     for name in sorted(os.listdir("/etc")):
         if name not in ETC_DENIED:
             argv += _entry_args(f"/etc/{name}")
     if os.path.isdir("/etc/ssh"):
-        argv += ["--dir", "/etc/ssh"]
-        for name in sorted(os.listdir("/etc/ssh")):
-            if not name.startswith("ssh_host_"):
-                argv += _entry_args(f"/etc/ssh/{name}")
+        argv += ["--dir", "/etc/ssh", *_ssh_config("/etc/ssh")]
     for target, source in sorted(own.items()):
         argv += ["--ro-bind", source, target]
     return argv
@@ -80,7 +105,7 @@ def hidden_trials_dir(trial_dir: Path) -> str | None:
     return str(parent) if f"/{parts[1]}" in visible else None
 
 
-def bwrap_args(writable: dict[str, str], own_etc: dict[str, str], hide: str | None) -> list[str]:
+def bwrap_args(writable: dict[str, str], own_etc: dict[str, str], empty: str, hide: str | None) -> list[str]:
     """Mount arguments: host root entries, /etc (``own_etc``: sandbox path -> source path), writable
     dirs (sandbox path -> source path), /var read-only parts, the hidden trials folder."""
     argv: list[str] = []
@@ -88,7 +113,7 @@ def bwrap_args(writable: dict[str, str], own_etc: dict[str, str], hide: str | No
         if entry in writable or entry in PRIVATE_TOP:
             continue
         argv += ["--symlink", link, entry] if link else ["--ro-bind", entry, entry]
-    argv += ["--dev", "/dev", "--proc", "/proc", "--perms", "0755", "--dir", "/logs", *etc_args(own_etc)]
+    argv += ["--dev", "/dev", "--proc", "/proc", "--perms", "0755", "--dir", "/logs", *etc_args(own_etc, empty)]
     for target, source in sorted(writable.items(), key=lambda kv: len(kv[0])):
         argv += ["--bind", source, target]
     for path in VAR_READONLY:
