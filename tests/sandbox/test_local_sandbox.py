@@ -32,23 +32,28 @@ async def test_only_loopback_and_host_loopback_unreachable(task_factory, tmp_pat
         server.close()
 
 
-async def test_public_network_mode_shares_the_host_loopback(task_factory, tmp_path):
+async def test_public_network_has_its_own_interface_and_never_the_host_loopback(task_factory, tmp_path):
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
     server.listen()
     port = server.getsockname()[1]
     box = await started(task_factory(), tmp_path / "t", network="public")
     try:
-        probe = (f"python3 -c \"import socket; s=socket.socket(); s.settimeout(2); "
-                 f"s.connect(('127.0.0.1', {port}))\"")
-        assert (await box.exec(probe)).return_code == 0
+        interfaces = await box.exec("tail -n +3 /proc/net/dev | cut -d: -f1")
+        assert sorted(interfaces.stdout.split()) == ["lo", "tap0"]
+        for host in ("127.0.0.1", "10.0.2.2"):  # the host's loopback, and slirp's gateway to it
+            probe = (f"python3 -c \"import socket; s=socket.socket(); s.settimeout(2); "
+                     f"s.connect(('{host}', {port}))\"")
+            result = await box.exec(probe)
+            assert result.return_code != 0, host
+            assert "Connection refused" in result.stderr or "Network is unreachable" in result.stderr, host
     finally:
         await box.stop(delete=True)
         server.close()
 
 
-async def test_writes_outside_allowed_dirs_fail_and_land_in_trial_dir(task_factory, tmp_path):
-    box = await started(task_factory(), tmp_path / "t", keep_files=True)
+async def test_writes_outside_allowed_dirs_fail_and_stay_in_the_sandbox(task_factory, tmp_path):
+    box = await started(task_factory(), tmp_path / "t")
     try:
         for path in ("/usr/evil", "/etc/evil", "/opt/evil", "/evil", "/sys/fs/cgroup/pids/evil"):
             result = await box.exec(f"touch {path}")
@@ -57,14 +62,16 @@ async def test_writes_outside_allowed_dirs_fail_and_land_in_trial_dir(task_facto
         assert (await box.exec("mount -o remount,rw /usr")).return_code != 0
         ok = await box.exec("echo a > /app/a && echo b > /tmp/b && echo c > ~/c && echo d > /logs/agent/d")
         assert ok.return_code == 0, ok.stderr
+        await box.download_dir("/app", tmp_path / "app")
+        await box.download_dir("/logs/agent", tmp_path / "agent")
+        await box.download_file("/tmp/b", tmp_path / "b")
     finally:
         await box.stop(delete=True)
     assert not Path("/usr/evil").exists() and not Path("/evil").exists()
-    fs = tmp_path / "t" / "sandbox" / "fs"
-    assert (fs / "app" / "a").read_text() == "a\n"
-    assert (fs / "tmp" / "b").read_text() == "b\n"
-    assert (fs / "root" / "c").read_text() == "c\n"
-    assert (tmp_path / "t" / "agent" / "d").read_text() == "d\n"
+    assert (tmp_path / "app" / "a").read_text() == "a\n"
+    assert (tmp_path / "b").read_text() == "b\n"
+    assert (tmp_path / "agent" / "d").read_text() == "d\n"
+    assert not (tmp_path / "t" / "agent" / "d").exists(), "nothing the sandbox writes lands on the host by itself"
 
 
 async def test_processes_persist_between_execs_and_die_on_stop(task_factory, tmp_path):

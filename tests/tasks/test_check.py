@@ -20,8 +20,8 @@ TWO_STEPS = ("#!/bin/bash\nset -e\n# step: write it\necho done > /app/done.txt\n
              "# step: stamp it\necho ok > /app/stamp.txt\n")
 NEEDS_BOTH = ("#!/bin/bash\nif grep -qx done /app/done.txt && grep -qx ok /app/stamp.txt; then echo 1; else echo 0; fi"
               " > /logs/verifier/reward.txt\n")
-#: Deterministically flaky: the second oracle trial's verifier sees its own trial directory in its mounts.
-FLAKY = ("#!/bin/bash\nif grep -q '__oracle2/verifier /logs/verifier' /proc/self/mountinfo; then echo 0;"
+#: Deterministically flaky: the second oracle trial's verifier sees its trial's name as its host name.
+FLAKY = ("#!/bin/bash\nif hostname | grep -q -- '-oracle2$'; then echo 0;"
          " elif grep -qx done /app/done.txt; then echo 1; else echo 0; fi > /logs/verifier/reward.txt\n")
 SCORES = {"environment_integrity": {"score": 5, "reason": "self-contained"},
           "practicality_non_triviality": {"score": 2, "reason": "two echo commands"},

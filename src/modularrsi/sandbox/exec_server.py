@@ -201,10 +201,10 @@ class ExecServer:
 
     # ---------------------------------------------------------------- running
     async def run(self, command: str, cwd: str, env: dict[str, str], who: Privileges, stdout: IO[bytes],
-                  stderr: IO[bytes], timeout_sec: float | None = None) -> int:
+                  stderr: IO[bytes], timeout_sec: float | None = None, stdin: IO[bytes] | None = None) -> int:
         """Run ``bash -c command`` in the sandbox; returns its exit code (-N when signal N ended it, 126
         with the reason on stderr when it could not be started). On timeout the command's process
-        group is killed and TimeoutError raised."""
+        group is killed and TimeoutError raised. ``stdin``: a file to read from (default /dev/null)."""
         if self.death is not None:
             raise ExecServerUnavailable(self.death)
         request = {"command": command, "cwd": cwd, "env": env, "uid": who.uid, "gid": who.gid,
@@ -214,7 +214,8 @@ class ExecServer:
         with tempfile.TemporaryFile() as spec:
             spec.write(marshal.dumps(request))
             spec.flush()
-            self._send({"op": "run", "id": ident}, [spec.fileno(), stdout.fileno(), stderr.fileno()])
+            fds = [spec.fileno(), stdout.fileno(), stderr.fileno(), *([stdin.fileno()] if stdin else [])]
+            self._send({"op": "run", "id": ident}, fds)
         self._pending[ident] = future
         try:
             return await asyncio.wait_for(asyncio.shield(future), timeout_sec)

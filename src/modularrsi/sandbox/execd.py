@@ -10,11 +10,13 @@ millisecond; starting one costs tens, once per trial.
 
 A server first waits for ``{"op": "enter", "pid": P, "cgroup_procs": [...], "rlimits": {...}}``: it
 writes its pid into each ``cgroup.procs`` file and sets the rlimits (so it and every command are
-charged to the sandbox), joins P's ipc, uts, net and mount namespaces, takes P's root and working
-directory, and sets the pid namespace of its future children to P's. Then it serves:
+charged to the sandbox), joins P's user namespace, then its cgroup, ipc, uts, net and mount
+namespaces, takes P's root and working directory, sets the pid namespace of its future children to
+P's and becomes the sandbox's root (uid 0 inside, an unprivileged uid on the host). Then it serves:
 
-- ``{"op": "run", "id": N}`` carrying three fds (a file holding the request, the stdout file,
-  the stderr file): one fork; the child starts a new session inside the sandbox's pid namespace,
+- ``{"op": "run", "id": N}`` carrying three or four fds (a file holding the request, the stdout
+  file, the stderr file, optionally the stdin file; else stdin is /dev/null): one fork; the child
+  starts a new session inside the sandbox's pid namespace,
   drops privileges as the request says (no_new_privs, capability bounding set, for another user
   also groups, gid, uid and inheritable capabilities), changes to ``cwd`` as that user and execs
   ``bash -c COMMAND`` with exactly the request's environment;
@@ -39,7 +41,7 @@ import resource
 import select
 import sys
 
-NAMESPACES = ("ipc", "uts", "net", "pid", "mnt")  # the order nsenter uses
+NAMESPACES = ("user", "cgroup", "ipc", "uts", "net", "pid", "mnt")  # the order nsenter uses
 PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 24, 38
 CAP_VERSION_3 = 0x20080522
 #: Linux capability numbers by name (capability.h).
@@ -90,7 +92,7 @@ def drop_privileges(request: dict, last_cap: int) -> None:
 
 def run_child(fds: list[int], last_cap: int) -> None:
     """In the forked child: become the command. Never returns."""
-    request_fd, out_fd, err_fd = fds
+    request_fd, out_fd, err_fd = fds[:3]
     try:
         for ignored_by_python in (_signal.SIGPIPE, _signal.SIGXFSZ):
             _signal.signal(ignored_by_python, _signal.SIG_DFL)
@@ -100,8 +102,7 @@ def run_child(fds: list[int], last_cap: int) -> None:
         while chunk := os.read(request_fd, 1 << 16):
             chunks.append(chunk)
         request = marshal.loads(b"".join(chunks))
-        null = os.open("/dev/null", os.O_RDWR)
-        os.dup2(null, 0)
+        os.dup2(fds[3] if len(fds) > 3 else os.open("/dev/null", os.O_RDWR), 0)
         os.dup2(out_fd, 1)
         os.dup2(err_fd, 2)
         os.closerange(3, os.sysconf("SC_OPEN_MAX"))
@@ -144,7 +145,8 @@ def recv_with_fds(sock: _socket.socket, max_fds: int) -> tuple[bytes, list[int]]
 
 
 def enter(target: int) -> None:
-    """Join the sandbox's namespaces (pid: for children only), root and working directory."""
+    """Join the sandbox's namespaces (user first; pid: for children only), root and working directory,
+    and become the sandbox's root (an unprivileged host uid, all capabilities inside only)."""
     fds = {name: os.open(f"/proc/{target}/ns/{name}", os.O_RDONLY) for name in NAMESPACES}
     root = os.open(f"/proc/{target}/root", os.O_RDONLY | os.O_DIRECTORY)
     cwd = os.open(f"/proc/{target}/cwd", os.O_RDONLY | os.O_DIRECTORY)
@@ -156,6 +158,9 @@ def enter(target: int) -> None:
     os.fchdir(cwd)
     os.close(root)
     os.close(cwd)
+    os.setgroups([])
+    os.setresgid(0, 0, 0)
+    os.setresuid(0, 0, 0)
 
 
 class Server:
@@ -181,7 +186,7 @@ class Server:
 
     def receive(self) -> bool:
         try:
-            data, fds = recv_with_fds(self.sock, 3)
+            data, fds = recv_with_fds(self.sock, 4)
         except ConnectionError:
             return False
         if not data:

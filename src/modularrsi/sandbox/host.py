@@ -64,5 +64,5 @@ def require_tools(tools: list[str]) -> None:
     missing = [t for t in tools if shutil.which(t) is None]
     if missing:
         raise SandboxBuildFailedError(
-            f"LocalSandbox needs {', '.join(missing)} on PATH; install bubblewrap and util-linux "
-            "(Debian: apt-get install bubblewrap util-linux)")
+            f"LocalSandbox needs {', '.join(missing)} on PATH; install bubblewrap, util-linux and e2fsprogs "
+            "(Debian: apt-get install bubblewrap util-linux e2fsprogs)")

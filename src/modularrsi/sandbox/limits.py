@@ -78,6 +78,11 @@ class RlimitEnforcer:
     def kill_all(self) -> None:
         return None
 
+    def kill_except(self, keep: set[int], pid_ns: str) -> None:
+        """Best effort without cgroups: SIGKILL every process in the pid namespace ``pid_ns`` (a
+        ``/proc/PID/ns/pid`` link text) except ``keep`` (nested pid namespaces are missed)."""
+        _kill_until_gone(lambda: [p for p in _all_pids() if p not in keep and _pid_ns(p) == pid_ns])
+
     def remove(self) -> None:
         return None
 
@@ -170,6 +175,16 @@ class CgroupEnforcer:
                     os.kill(pid, signal.SIGKILL)
             time.sleep(0.01)
 
+    def kill_except(self, keep: set[int], pid_ns: str) -> None:
+        """SIGKILL every process in the sandbox's cgroups except ``keep``, with forks refused meanwhile
+        (pids.max clamped to 1, then restored), so a fork bomb cannot outrun it."""
+        limit = self.dirs.get("pids", self.dirs.get("unified"))
+        _try_write(limit / "pids.max", "1")
+        try:
+            _kill_until_gone(lambda: [p for p in self.pids() if p not in keep])
+        finally:
+            _try_write(limit / "pids.max", str(self.limits.pids_max or "max"))
+
     def remove(self) -> None:
         for d in self.dirs.values():
             for _ in range(100):
@@ -180,6 +195,26 @@ class CgroupEnforcer:
                     break
                 except OSError:
                     time.sleep(0.02)
+
+
+def _kill_until_gone(find, timeout_s: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while (pids := find()) and time.monotonic() < deadline:
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.01)
+
+
+def _all_pids() -> list[int]:
+    return [int(p) for p in os.listdir("/proc") if p.isdigit()]
+
+
+def _pid_ns(pid: int) -> str | None:
+    try:
+        return os.readlink(f"/proc/{pid}/ns/pid")
+    except OSError:
+        return None
 
 
 def _own_cgroup(controller: str) -> Path:

@@ -1,22 +1,34 @@
 """LocalSandbox: a Harbor environment on bubblewrap, the embedded default of every modularrsi command.
 
-One sandbox is one long-lived ``bwrap`` process holding private mount, pid, ipc, uts and (unless
-the task asks for the network) net namespaces. Every ``exec`` runs inside those namespaces, so
+One sandbox is one long-lived ``bwrap`` process holding private user, mount, pid, ipc, uts, cgroup
+and net namespaces (started by ``launch.py``). Every ``exec`` runs inside those namespaces, so
 processes started by one command (a tmux server, a service on 127.0.0.1) are seen by the next, and
 all of them die with the sandbox's pid 1 on ``stop``. Commands are started by the sandbox's exec
 server (:mod:`modularrsi.sandbox.exec_server`: one fork per command); when it cannot start or has
 died, each command joins the namespaces with its own ``nsenter`` chain instead (same semantics).
 
-Invariants:
-- the host's root is visible read-only; writable paths (the workdir, ``/tmp``, ``$HOME``,
-  ``/logs/*``, ``/tests``, ``/solution``, ``/installed-agent``) are bind mounts of directories
-  under the trial's own host directory, so everything written lands there;
-- ``/tests`` and ``/solution`` start empty: Harbor uploads them only for the verifier or oracle;
-- commands run as root with Docker's default capability set (no CAP_SYS_ADMIN: no remounts), or
-  as the requested user;
+Threat model: the agent is adversarial. Invariants:
+- every process of the sandbox runs as a host uid in ``UID_BASE..UID_BASE+65535`` (the sandbox's
+  uid 0..65535, through the user namespace): "root" inside is root only over the sandbox's own
+  files; host files are read-only and readable only when world-readable, host cgroups, sysctls and
+  processes are out of reach; the capability bounding set is Docker's default set (no
+  CAP_SYS_ADMIN, CAP_NET_ADMIN, CAP_SYS_PTRACE, CAP_MKNOD, CAP_SYS_CHROOT, ...);
+- the file system is :mod:`modularrsi.sandbox.layout`'s: host root read-only, a reduced ``/etc``,
+  private ``/var`` and ``/run``; everything writable lives on the sandbox's own disk image, mounted
+  only inside the sandbox (:mod:`modularrsi.sandbox.storage`): writes past the storage cap fail
+  with ENOSPC and the command raises :class:`SandboxLimitExceeded`;
+- bwrap's init and every command start from a clean environment (the task's ENV and what the
+  harness passes, nothing of the orchestrator's);
+- network: ``no-network`` is ``lo`` only; ``public`` is slirp4netns (:mod:`modularrsi.sandbox.network`):
+  outbound access, never the host's loopback or the host's network namespace;
+- the host reads and writes the sandbox's files only through the sandbox
+  (:mod:`modularrsi.sandbox.transfer`): no host path the agent controls is ever followed;
+  ``capabilities.mounted`` is false, so Harbor copies logs out after each phase;
+- with ``verifier_isolation`` (default), the upload of the tests to ``/tests`` (the verifier's
+  start) first kills every process the agent phase left (services included: they are not running
+  while the tests run) and empties ``/tests`` and ``/logs/verifier``;
 - the whole process tree is charged to the sandbox's cgroups (memory, pids, cpu), the exec server
-  included (one process); a limit hit during a command raises :class:`SandboxLimitExceeded` naming
-  the limit;
+  included; a limit hit during a command raises :class:`SandboxLimitExceeded` naming the limit;
 - a command that times out has its process group killed before ``exec`` raises.
 """
 
@@ -24,7 +36,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import posixpath
 import pwd
@@ -32,49 +43,33 @@ import shutil
 import signal
 import tempfile
 import tomllib
-from pathlib import Path, PurePosixPath
-from typing import Any
+from pathlib import Path
+from typing import IO, Any
 
 from harbor.environments.base import BaseEnvironment, ExecResult, SandboxBuildFailedError
 from harbor.environments.capabilities import EnvironmentCapabilities
-from harbor.environments.options import EnvironmentOptions
 from harbor.models.task.config import NetworkMode
-from pydantic import Field
 
-from modularrsi.sandbox.dockerfile import (
-    CopyStep,
-    DockerfileRefused,
-    EnvironmentPlan,
-    parse_dockerfile,
-)
+from modularrsi.sandbox import transfer
+from modularrsi.sandbox.dockerfile import CopyStep, DockerfileRefused, EnvironmentPlan, parse_dockerfile
 from modularrsi.sandbox.exec_server import ExecServer, ExecServerDied, ExecServerUnavailable, Privileges
-from modularrsi.sandbox.host import check_host_requirements, host_root_entries, require_tools
+from modularrsi.sandbox.host import check_host_requirements, require_tools
+from modularrsi.sandbox.launcher import DEFAULT_PATH, UID_BASE, UID_COUNT, LaunchPlan, launch
+from modularrsi.sandbox.layout import PRIVATE_DIRS, check_workdir, hidden_trials_dir, hostname_for
 from modularrsi.sandbox.limits import LimitHits, Limits, make_enforcer
+from modularrsi.sandbox.network import PublicNetwork, require_slirp
 from modularrsi.sandbox.nsenter_chain import run_chain
+from modularrsi.sandbox.options import LocalSandboxOptions
+from modularrsi.sandbox.storage import DEFAULT_STORAGE_MB, disk_full, make_disk
 
-DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 #: Docker's default capability set, minus raw sockets, mknod and chroot.
 ROOT_CAPS = ("chown", "dac_override", "fowner", "fsetid", "kill", "setgid", "setuid", "setpcap", "net_bind_service",
              "audit_write", "setfcap")
-PRIVATE_DIRS = ("/tmp", "/root", "/home", "/tests", "/solution", "/installed-agent")
+ROOT = Privileges(None, None, ROOT_CAPS)
 
 
 class SandboxLimitExceeded(RuntimeError):
-    """A command in the sandbox hit the task's memory or process limit."""
-
-
-class LocalSandboxOptions(EnvironmentOptions):
-    """Options for ``--ek key=value`` (Harbor CLI) or ``environment.kwargs``."""
-
-    auto_mounting: bool = Field(default=True, description="Bind /logs/* to the trial's dirs.")
-    pids_max: int | None = Field(default=None, description="Process ceiling; default task.toml "
-                                 "[environment].pids_max, else 1024.")
-    writable: list[str] = Field(default_factory=list, description="Extra absolute paths to make "
-                                "writable (each becomes a private directory).")
-    keep_files: bool = Field(default=False, description="Keep the sandbox's host directory after "
-                             "stop (it lives under the trial directory).")
-    exec_server: bool = Field(default=True, description="Start commands from a per-sandbox exec server "
-                              "(one fork each); false: a fresh nsenter chain per command.")
+    """A command in the sandbox hit the task's memory, process or storage limit."""
 
 
 class LocalSandbox(BaseEnvironment):
@@ -86,11 +81,15 @@ class LocalSandbox(BaseEnvironment):
         self._plan: EnvironmentPlan | None = None
         self._proc: asyncio.subprocess.Process | None = None
         self._child_pid: int | None = None
+        self._keep: set[int] = set()
         self._server: ExecServer | None = None
+        self._network: PublicNetwork | None = None
         self._enforcer = None
         self._hits = LimitHits()
+        self._disk_full = False
         super().__init__(*args, **kwargs)
         self._root = self.trial_paths.trial_dir / "sandbox"
+        self._hostname = hostname_for(self.trial_paths.trial_dir.name)
 
     @staticmethod
     def type() -> str:
@@ -98,7 +97,11 @@ class LocalSandbox(BaseEnvironment):
 
     @property
     def capabilities(self) -> EnvironmentCapabilities:
-        return EnvironmentCapabilities(disable_internet=True, mounted=True)
+        return EnvironmentCapabilities(disable_internet=True, mounted=False)
+
+    @property
+    def _opts(self) -> LocalSandboxOptions:
+        return self.options  # type: ignore[return-value]
 
     # ----------------------------------------------------------------- definition
     def _validate_definition(self) -> None:
@@ -113,7 +116,7 @@ class LocalSandbox(BaseEnvironment):
         if self.task_env_config.workdir:
             self._plan.workdir = self.task_env_config.workdir
         check_host_requirements(self._plan, dockerfile)
-        _check_workdir(self._plan.workdir, dockerfile)
+        check_workdir(self._plan.workdir, dockerfile)
 
     def _task_toml(self) -> dict[str, Any]:
         path = self.environment_dir.parent / "task.toml"
@@ -123,10 +126,16 @@ class LocalSandbox(BaseEnvironment):
             return {}
 
     def _limits(self) -> Limits:
-        opts: LocalSandboxOptions = self.options  # type: ignore[assignment]
-        pids = opts.pids_max or self._task_toml().get("environment", {}).get("pids_max") or 1024
+        pids = self._opts.pids_max or self._task_toml().get("environment", {}).get("pids_max") or 1024
         return Limits(cpus=self.task_env_config.cpus, memory_mb=self.task_env_config.memory_mb,
                       pids_max=int(pids))
+
+    def _storage_mb(self) -> int:
+        return int(self._opts.storage_mb or self.task_env_config.storage_mb or DEFAULT_STORAGE_MB)
+
+    @property
+    def _public(self) -> bool:
+        return self._network_policy.network_mode != NetworkMode.NO_NETWORK
 
     # ------------------------------------------------------------------ mapping
     @property
@@ -134,98 +143,59 @@ class LocalSandbox(BaseEnvironment):
         assert self._plan is not None
         return self._plan.workdir
 
-    def _binds(self) -> dict[str, Path]:
-        """Sandbox path -> host directory, for every writable location."""
-        opts: LocalSandboxOptions = self.options  # type: ignore[assignment]
-        binds = {p: self._root / "fs" / p.strip("/") for p in (*PRIVATE_DIRS, *opts.writable)}
-        binds[self.workdir] = self._root / "fs" / self.workdir.strip("/")
-        for mount in self._mounts:
-            if mount["type"] == "bind":
-                binds[str(mount["target"])] = Path(mount["source"])
-        return binds
+    def _writable(self) -> list[str]:
+        return sorted({*PRIVATE_DIRS, *self._opts.writable, self.workdir})
 
-    def _host_path(self, path: str, *, for_write: bool) -> Path:
-        """Where a sandbox path lives on the host (writable binds first, then the read-only root).
-        ``..`` is resolved lexically first, so no path maps outside the bind it names."""
+    def _sandbox_path(self, path: str) -> str:
+        """``path`` made absolute (relative to the workdir) with ``..`` resolved lexically."""
         target = posixpath.normpath(path if path.startswith("/") else f"{self.workdir}/{path}")
-        target = "/" + target.lstrip("/")  # normpath keeps a leading "//"
-        binds = self._binds()
-        owner = max((p for p in binds if target == p or target.startswith(p.rstrip("/") + "/")),
-                    key=len, default=None)
-        if owner is not None:
-            rest = target[len(owner.rstrip("/")):].lstrip("/")
-            return binds[owner] / rest if rest else binds[owner]
-        if for_write:
-            raise PermissionError(
-                f"LocalSandbox: {path} is outside the writable paths ({', '.join(sorted(binds))}); "
-                "add it with --ek writable=[...]")
-        return Path(target)
+        return "/" + target.lstrip("/")  # normpath keeps a leading "//"
 
-    def is_path_mounted(self, environment_path: Any, host_path: Path) -> bool:
-        try:
-            return self._host_path(str(environment_path), for_write=True).resolve() == host_path.resolve()
-        except PermissionError:
-            return False
+    def _writable_target(self, path: str) -> str:
+        target = self._sandbox_path(path)
+        if not any(target == p or target.startswith(p.rstrip("/") + "/") for p in self._writable()):
+            raise PermissionError(
+                f"LocalSandbox: {path} is outside the writable paths ({', '.join(self._writable())}); "
+                "add it with --ek writable=[...]")
+        return target
 
     # ---------------------------------------------------------------- lifecycle
     async def start(self, force_build: bool) -> None:
         assert self._plan is not None
-        require_tools(["bwrap", "nsenter", "setpriv"])
+        self._check_host()
         if self._root.exists():
             shutil.rmtree(self._root)
-        for host_dir in self._binds().values():
-            host_dir.mkdir(parents=True, exist_ok=True)
+        self._root.mkdir(parents=True)
+        await asyncio.to_thread(make_disk, self._root / "disk.img", self._storage_mb(), UID_BASE)
         name = f"{self.session_id}-{os.getpid()}-{id(self):x}".replace("/", "_")
         self._enforcer = make_enforcer(name, self._limits())
         self._server = await self._spawn_exec_server()
         try:
-            await self._launch()
-        except BaseException:
-            await self.stop(delete=False)
-            raise
-        try:
+            self._proc, self._child_pid, self._keep = await launch(self._launch_plan(), self._enforcer.wrap)
+            if self._public:
+                self._network = await PublicNetwork.start(self._child_pid, self._root / "slirp.log")
             await self._enter_exec_server()
             await self._build()
         except BaseException:
-            await self.stop(delete=True)
+            await self.stop(delete=not self._opts.keep_files)
             raise
 
-    def _bwrap_argv(self, info_fd: int) -> list[str]:
-        argv = ["bwrap"]
-        binds = self._binds()
-        for entry, link in host_root_entries():
-            if entry in binds:
-                continue
-            argv += ["--symlink", link, entry] if link else ["--ro-bind", entry, entry]
-        argv += ["--dev", "/dev", "--proc", "/proc"]
-        for target, source in sorted(binds.items(), key=lambda kv: len(kv[0])):
-            argv += ["--bind", str(source), target]
-        argv += ["--remount-ro", "/", "--unshare-all", "--die-with-parent", "--new-session",
-                 "--hostname", "sandbox", "--info-fd", str(info_fd)]
-        if self._network_policy.network_mode != NetworkMode.NO_NETWORK:
-            argv.append("--share-net")
-        return [*argv, "--", "/bin/sh", "-c", "echo ready; exec sleep infinity"]
+    def _check_host(self) -> None:
+        if os.geteuid() != 0:
+            raise SandboxBuildFailedError("LocalSandbox must run as root: it maps each sandbox to "
+                                          "unprivileged host uids and mounts its disk")
+        require_tools(["bwrap", "nsenter", "setpriv", "mkfs.ext4", "mount"])
+        if getattr(self, "_host_mounts", None):
+            raise SandboxBuildFailedError("LocalSandbox mounts no host directory; drop the mounts")
+        if self._public:
+            require_slirp()
 
-    async def _launch(self) -> None:
-        read_fd, write_fd = os.pipe()
-        argv = self._enforcer.wrap(self._bwrap_argv(write_fd))
-        try:
-            self._proc = await asyncio.create_subprocess_exec(
-                *argv, pass_fds=(write_fd,), stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-                start_new_session=True)
-        finally:
-            os.close(write_fd)
-        info = await asyncio.to_thread(_read_all, read_fd)
-        ready = await self._proc.stdout.readline()  # the init runs only once the sandbox is set up
-        if not info or ready != b"ready\n":
-            err = (await self._proc.stderr.read()).decode(errors="replace").strip()
-            raise SandboxBuildFailedError(f"LocalSandbox: bubblewrap failed to start: {err}")
-        self._child_pid = int(json.loads(info)["child-pid"])
+    def _launch_plan(self) -> LaunchPlan:
+        return LaunchPlan(root=self._root, writable=self._writable(), public=self._public,
+                          hide=hidden_trials_dir(self.trial_paths.trial_dir), hostname=self._hostname)
 
     async def _spawn_exec_server(self) -> ExecServer | None:
-        opts: LocalSandboxOptions = self.options  # type: ignore[assignment]
-        if not opts.exec_server:
+        if not self._opts.exec_server:
             return None
         try:
             return await ExecServer.spawn(self._root / "execd.log")
@@ -239,6 +209,7 @@ class LocalSandbox(BaseEnvironment):
             return
         try:
             await self._server.enter(self._child_pid, self._enforcer.join_spec())
+            self._keep.add(self._server.pid)
         except ExecServerUnavailable as exc:
             self._server = None
             self.logger.warning("LocalSandbox %s: %s; using an nsenter chain per command", self.session_id, exc)
@@ -248,7 +219,7 @@ class LocalSandbox(BaseEnvironment):
         dockerfile = self.environment_dir / "Dockerfile"
         for step in self._plan.steps:
             if isinstance(step, CopyStep):
-                self._copy(step, dockerfile)
+                await self._copy(step, dockerfile)
                 continue
             result = await self.exec(step.command, cwd=step.workdir, env=dict(step.env), user="root")
             if result.return_code != 0:
@@ -256,23 +227,22 @@ class LocalSandbox(BaseEnvironment):
                 raise SandboxBuildFailedError(
                     f"{dockerfile}:{step.line}: RUN failed with exit {result.return_code}: {tail[0]}")
 
-    def _copy(self, step: CopyStep, dockerfile: Path) -> None:
+    async def _copy(self, step: CopyStep, dockerfile: Path) -> None:
         for source in step.sources:
             src = (self.environment_dir / source).resolve()
             if not src.exists() or not src.is_relative_to(self.environment_dir.resolve()):
                 raise SandboxBuildFailedError(
                     f"{dockerfile}:{step.line}: COPY source '{source}' not found in {self.environment_dir}")
             try:
-                dest = self._host_path(step.target, for_write=True)
+                dest = self._writable_target(step.target)
             except PermissionError as exc:
                 raise SandboxBuildFailedError(f"{dockerfile}:{step.line}: {exc}") from None
             if src.is_dir():
-                shutil.copytree(src, dest, dirs_exist_ok=True, symlinks=True)
+                await self._upload_tree(src, dest)
+            elif step.target.endswith("/"):
+                await self._upload_one(src, posixpath.join(dest, src.name))
             else:
-                if step.target.endswith("/") or dest.is_dir():
-                    dest = dest / src.name
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(src, dest)
+                await self._upload_one(src, dest, into_dir_as=src.name)
 
     async def stop(self, delete: bool) -> None:
         if self._server is not None:
@@ -282,28 +252,31 @@ class LocalSandbox(BaseEnvironment):
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self._proc.pid, signal.SIGKILL)
             await self._proc.wait()
+        if self._network is not None:
+            await self._network.stop()
+            self._network = None
         if self._enforcer is not None:
             await asyncio.to_thread(self._enforcer.kill_all)
             await asyncio.to_thread(self._enforcer.remove)
-        self._proc = None
-        opts: LocalSandboxOptions = self.options  # type: ignore[assignment]
-        if delete and not opts.keep_files and self._root.exists():
+        self._proc = self._child_pid = None
+        if delete and not self._opts.keep_files and self._root.exists():
             await asyncio.to_thread(shutil.rmtree, self._root, True)
-
     # --------------------------------------------------------------------- exec
     def _exec_env(self, env: dict[str, str] | None) -> dict[str, str]:
         assert self._plan is not None
         base = {"PATH": DEFAULT_PATH, "HOME": "/root", "LANG": "C.UTF-8", "TERM": "xterm-256color",
-                "USER": "root", "HOSTNAME": "sandbox"}
+                "USER": "root", "HOSTNAME": self._hostname}
         return {**base, **self._plan.env, **(self._merge_env(env) or {})}
 
     def _privileges(self, user: str | int | None) -> tuple[Privileges, dict[str, str]]:
         if user in (None, "root", 0, "0"):
-            return Privileges(None, None, ROOT_CAPS), {}
+            return ROOT, {}
         try:
             entry = pwd.getpwuid(int(user)) if str(user).isdigit() else pwd.getpwnam(str(user))
         except KeyError:
             raise ValueError(f"LocalSandbox: user '{user}' does not exist on this host") from None
+        if entry.pw_uid >= UID_COUNT or entry.pw_gid >= UID_COUNT:
+            raise ValueError(f"LocalSandbox: user '{user}' has uid/gid >= {UID_COUNT}, outside the sandbox's ids")
         return Privileges(entry.pw_uid, entry.pw_gid, ()), {"USER": entry.pw_name}
 
     async def exec(self, command: str, cwd: str | None = None, env: dict[str, str] | None = None,
@@ -323,7 +296,7 @@ class LocalSandbox(BaseEnvironment):
         return ExecResult(stdout=stdout, stderr=stderr, return_code=code)
 
     async def _run(self, command: str, cwd: str, env: dict[str, str], who: Privileges, out: Any, err: Any,
-                   timeout_sec: int | None) -> int:
+                   timeout_sec: int | None, stdin: IO[bytes] | None = None) -> int:
         """Exit code of ``bash -c command``; TimeoutError once a timed-out command's group is killed."""
         if self._server is not None and self._server.death is not None:
             server, self._server = self._server, None
@@ -332,7 +305,7 @@ class LocalSandbox(BaseEnvironment):
             await server.close()
         if self._server is not None and self._server.usable:
             try:
-                return await self._server.run(command, cwd, env, who, out, err, timeout_sec)
+                return await self._server.run(command, cwd, env, who, out, err, timeout_sec, stdin)
             except ExecServerDied as exc:
                 raise RuntimeError(f"LocalSandbox {self.session_id}: {exc}; the outcome of this command is "
                                    f"unknown: {command[:120]}") from None
@@ -340,60 +313,66 @@ class LocalSandbox(BaseEnvironment):
                 self.logger.warning("LocalSandbox %s: %s; using an nsenter chain per command from now on",
                                     self.session_id, exc)
         return await run_chain(self._child_pid, self._enforcer.wrap, command, cwd, env, who, out, err,
-                               timeout_sec)
+                               timeout_sec, stdin)
 
     def _raise_on_limit_hit(self, command: str) -> None:
         now = self._enforcer.hits()
         message = now.since(self._hits).describe(self._enforcer.limits)
         self._hits = now
+        full = self._child_pid is not None and disk_full(self._child_pid)
+        if full and not self._disk_full and not message:
+            message = f"storage limit of {self._storage_mb()} MB reached: disk full (ENOSPC)"
+        self._disk_full = full
         if message:
             raise SandboxLimitExceeded(f"LocalSandbox {self.session_id}: {message} "
                                        f"while running: {command[:120]}")
 
     # ---------------------------------------------------------------- transfers
+    async def _transfer(self, command: str, stdin: IO[bytes] | None = None,
+                        stdout: IO[bytes] | None = None) -> None:
+        """Run a transfer command inside the sandbox as its root; RuntimeError when it fails."""
+        if self._child_pid is None:
+            raise RuntimeError("LocalSandbox: transfer before start (or after stop)")
+        env = {"PATH": DEFAULT_PATH, "HOME": "/root", "LANG": "C.UTF-8"}
+        with tempfile.TemporaryFile() as err, contextlib.ExitStack() as stack:
+            out = stdout or stack.enter_context(tempfile.TemporaryFile())
+            code = await self._run(command, "/", env, ROOT, out, err, None, stdin)
+            if code != 0:
+                tail = _read(err).strip().splitlines()[-1:] or [f"exit {code}"]
+                raise RuntimeError(f"LocalSandbox: {command[:80]}: {tail[0]}")
+
+    async def _upload_one(self, source: Path, target: str, into_dir_as: str | None = None) -> None:
+        await transfer.put_file(self._transfer, source, target, into_dir_as)
+
+    async def _upload_tree(self, source: Path, target: str) -> None:
+        await transfer.put_tree(self._transfer, source, target)
+
     async def upload_file(self, source_path: Path | str, target_path: str) -> None:
-        dest = self._host_path(target_path, for_write=True)
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        await asyncio.to_thread(shutil.copy2, source_path, dest)
+        await self._upload_one(Path(source_path), self._writable_target(target_path))
 
     async def upload_dir(self, source_dir: Path | str, target_dir: str) -> None:
-        dest = self._host_path(target_dir, for_write=True)
-        await asyncio.to_thread(shutil.copytree, source_dir, dest, dirs_exist_ok=True, symlinks=True)
+        target = self._writable_target(target_dir)
+        if target == "/tests" and self._opts.verifier_isolation:
+            await self._isolate_for_verifier()
+        await self._upload_tree(Path(source_dir), target)
 
     async def download_file(self, source_path: str, target_path: Path | str) -> None:
-        src = self._host_path(source_path, for_write=False)
-        Path(target_path).parent.mkdir(parents=True, exist_ok=True)
-        await asyncio.to_thread(shutil.copy2, src, target_path)
+        await transfer.get_file(self._transfer, self._sandbox_path(source_path), Path(target_path))
 
     async def download_dir(self, source_dir: str, target_dir: Path | str) -> None:
-        src = self._host_path(source_dir, for_write=False)
-        if Path(target_dir).resolve() == src.resolve():
+        await transfer.get_tree(self._transfer, self._sandbox_path(source_dir), Path(target_dir))
+
+    async def _isolate_for_verifier(self) -> None:
+        """Kill every process of the agent phase (all but the sandbox's init and the exec server) and
+        empty what the agent could have planted for the verifier."""
+        if self._child_pid is None:
             return
-        await asyncio.to_thread(shutil.copytree, src, target_dir, dirs_exist_ok=True, symlinks=True)
-
-
-def _check_workdir(workdir: str, dockerfile: Path) -> None:
-    """The workdir becomes a private bind; bwrap can create its mount point only off the host root."""
-    parts = PurePosixPath(workdir).parts
-    top = "/" + parts[1] if len(parts) > 1 else "/"
-    hosted = {entry for entry, _ in host_root_entries()}
-    creatable = len(parts) == 2 or top not in hosted or os.path.isdir(workdir)
-    if top == "/" or (top in hosted and top not in PRIVATE_DIRS and not creatable):
-        raise SandboxBuildFailedError(
-            f"{dockerfile}: WORKDIR {workdir} lies inside the host's read-only {top}; "
-            "use a fresh top-level directory such as /app")
+        pid_ns = os.readlink(f"/proc/{self._child_pid}/ns/pid")
+        await asyncio.to_thread(self._enforcer.kill_except, set(self._keep), pid_ns)
+        self._hits = self._enforcer.hits()
+        await self._transfer("find /tests /logs/verifier -mindepth 1 -maxdepth 1 -exec rm -rf -- {} +")
 
 
 def _read(handle: Any) -> str:
     handle.seek(0)
     return handle.read().decode(errors="replace")
-
-
-def _read_all(fd: int) -> str:
-    chunks = []
-    with os.fdopen(fd, "rb") as f:
-        while chunk := f.read(4096):
-            chunks.append(chunk)
-            if b"}" in chunk:
-                break
-    return b"".join(chunks).decode()
