@@ -7,11 +7,12 @@ from modularrsi.evolve.buckets import Bucket
 from modularrsi.evolve.findings import Finding
 from modularrsi.evolve.history import Change
 from modularrsi.report import svg
-from modularrsi.report.gather import EpochView, Report
+from modularrsi.report.gather import Report
 from modularrsi.report.graph import lineage_svg
 from modularrsi.report.highlight import highlight_diff
 from modularrsi.report.page import Section
 from modularrsi.report.sections import table
+from modularrsi.report.views import EpochView
 
 esc = svg.esc
 BUCKETS = [(b.value, b.value.replace("_", " ")) for b in Bucket]

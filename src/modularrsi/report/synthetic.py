@@ -17,11 +17,12 @@ from pathlib import Path
 
 from modularrsi.evolve.aggregate import AggregateConfig, aggregate
 from modularrsi.evolve.buckets import route
+from modularrsi.evolve.config import MODULES
 from modularrsi.evolve.evaluate import compare
 from modularrsi.evolve.findings import MECHANISMS, Finding
-from modularrsi.evolve.history import Change, GateRecord, History
+from modularrsi.evolve.gates import GateVerdict
+from modularrsi.evolve.history import Change, History
 from modularrsi.evolve.memory import AttemptRecord, TrajectoryMemory
-from modularrsi.harness.protocols import MODULES
 from modularrsi.rollouts.metrics import Attempt
 from modularrsi.rollouts.results import RunResults, build_results
 from modularrsi.util.files import write_json, write_text, write_yaml
@@ -111,7 +112,7 @@ def _change(lane: str, epoch: int, index: int, direction, parent: str, outcome: 
         if outcome == "editor_failed":
             break
         passed = outcome != gate
-        gates.append(GateRecord(gate=gate, passed=passed, reason=f"{gate} {'passed' if passed else 'rejected'}: "
+        gates.append(GateVerdict(gate=gate, passed=passed, reason=f"{gate} {'passed' if passed else 'rejected'}: "
                                 f"synthetic verdict {index}"))
         if not passed:
             break
