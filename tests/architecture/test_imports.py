@@ -101,3 +101,15 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str]:
         if start not in state and (found := visit(start)):
             return found
     return []
+
+
+def test_no_package_reaches_into_another_packages_private_names():
+    reaches = []
+    for path in SRC.rglob("*.py"):
+        name = module_name(path)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("modularrsi"):
+                private = [a.name for a in node.names if a.name.startswith("_") and not a.name.endswith("__")]
+                if private and package_of(node.module) != package_of(name):
+                    reaches.append(f"{name}: from {node.module} import {', '.join(private)}")
+    assert not reaches, "\n".join(reaches)
