@@ -135,7 +135,8 @@ class EpochRun:
                            key=f"{finding.lens}:{finding.task}")
             blamed = finding.locked_module
             if not finding.is_culprit and blamed and blamed != finding.lens and blamed not in self.lane.modules:
-                # evidence against another module is kept for that module's lane
+                # evidence against another module is kept under that module's lane (read by the report's
+                # Evolution History)
                 evo.memory.put("findings", blamed, buckets.epoch, finding.model_dump(mode="json"),
                                key=f"referred-by-{finding.lens}:{finding.task}")
         write_text(path, "".join(f.model_dump_json() + "\n" for f in findings))

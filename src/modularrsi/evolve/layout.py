@@ -153,6 +153,10 @@ class RunLayout:
         return self.root / "history.jsonl"
 
     @property
+    def memory(self) -> Path:
+        return self.root / "memory.sqlite"
+
+    @property
     def budget(self) -> Path:
         return self.root / "budget.json"
 

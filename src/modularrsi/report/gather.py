@@ -5,7 +5,8 @@ naming lanes); ``eval`` — made by ``modularrsi eval`` (``eval.json``); ``run``
 run`` (``results.json`` or a run ``config.yaml``). Invariants:
 
 - only reads files: nothing in the run directory is created or changed (the SQLite trajectory memory
-  is not opened: attempts and rewards come from the sample runs' own files);
+  is opened read-only, for the Evolution History only: attempts and rewards come from the sample runs'
+  own files);
 - a run in progress or an older layout gives empty parts, never an error: a missing or unreadable file
   is an absent part;
 - ``simulated`` is true when any part of the run says its agent model was ``sim`` (``results.json``,
@@ -14,23 +15,26 @@ run`` (``results.json`` or a run ``config.yaml``). Invariants:
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
+from pydantic import ValidationError
 
 from modularrsi.evolve.aggregate import Aggregation
 from modularrsi.evolve.buckets import EpochBuckets
 from modularrsi.evolve.evaluate import EvalResult
-from modularrsi.evolve.findings import Finding
+from modularrsi.evolve.findings import Direction, Finding
 from modularrsi.evolve.history import Change
 from modularrsi.evolve.layout import EpochLayout, RunLayout
+from modularrsi.evolve.memory import TrajectoryMemory
 from modularrsi.evolve.runfiles import EpochOutcome, EpochSample, EvolveLock, LaneState
 from modularrsi.report.cases import Case, pick_case
-from modularrsi.report.files import read_dict, read_lines, read_model
+from modularrsi.report.files import UnreadableRun, read_dict, read_lines, read_model
 from modularrsi.report.lineage import Lineage, gather_lineage
-from modularrsi.report.views import EpochView, LaneView
+from modularrsi.report.views import EpochView, HistoryEntry, LaneView
 from modularrsi.rollouts.results import RunResults
 from modularrsi.rollouts.state import RunLock, RunState
 
@@ -80,6 +84,7 @@ class Report:
     changes: list[Change] = field(default_factory=list)
     budget: dict[str, Any] = field(default_factory=dict)
     planned_epochs: int | None = None
+    history: list[HistoryEntry] = field(default_factory=list)
     lineage: Lineage | None = None
     case: Case | None = None
 
@@ -139,6 +144,31 @@ def gather_lanes(layout: RunLayout, lock: EvolveLock | None) -> list[LaneView]:
     return lanes
 
 
+def gather_history(path: Path) -> list[HistoryEntry]:
+    """The Evolution History the trajectory memory keeps, per lane and epoch ([] without a memory)."""
+    if not path.is_file():
+        return []
+    entries: dict[tuple[str, int], HistoryEntry] = {}
+
+    def entry(lane: str, epoch: int) -> HistoryEntry:
+        return entries.setdefault((lane, epoch), HistoryEntry(lane, epoch))
+
+    try:
+        with TrajectoryMemory.read_only(path) as memory:
+            for item in memory.items("findings"):
+                finding = Finding.model_validate(item.payload)
+                referred = (item.key or "").startswith("referred-by-")
+                (entry(item.lane, item.epoch).referred if referred else entry(item.lane, item.epoch).findings
+                 ).append(finding)
+            for item in memory.items("directions"):
+                entry(item.lane, item.epoch).directions.append(Direction.model_validate(item.payload))
+            for item in memory.items("gate_verdicts"):
+                entry(item.lane, item.epoch).verdicts.append(Change.model_validate(item.payload))
+    except (sqlite3.Error, ValidationError) as exc:
+        raise UnreadableRun(f"{path}: {type(exc).__name__}: {exc}") from None
+    return [entries[k] for k in sorted(entries)]
+
+
 def _eval_sides(eval_dir: Path) -> dict[str, RunResults]:
     sides = {}
     for side in ("baseline", "candidate"):
@@ -178,6 +208,7 @@ def gather(run_dir: Path, *, with_case: bool = True, with_lineage: bool = True) 
         report.planned_epochs = _planned_epochs(run_dir, report.state)
         report.lanes = gather_lanes(layout, report.lock)
         report.changes = read_lines(layout.history, Change)
+        report.history = gather_history(layout.memory)
         report.eval = read_model(layout.eval_result, EvalResult)
         report.eval_sides = _eval_sides(layout.eval)
         if with_lineage:

@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 
 from modularrsi.evolve.aggregate import Aggregation
 from modularrsi.evolve.buckets import EpochBuckets
-from modularrsi.evolve.findings import Finding
+from modularrsi.evolve.findings import Direction, Finding
+from modularrsi.evolve.history import Change
 
 
 @dataclass
@@ -35,3 +36,17 @@ class LaneView:
     epochs: list[EpochView]
     epochs_done: int = 0
     generation: str | None = None
+
+
+@dataclass
+class HistoryEntry:
+    """One lane and epoch of the Evolution History as the trajectory memory keeps it: the findings the
+    lane's analysis stored (and those other lanes referred to its module), its directions, and the gate
+    verdict on each of its proposals."""
+
+    lane: str
+    epoch: int
+    findings: list[Finding] = field(default_factory=list)
+    referred: list[Finding] = field(default_factory=list)
+    directions: list[Direction] = field(default_factory=list)
+    verdicts: list[Change] = field(default_factory=list)
