@@ -1,4 +1,4 @@
-"""The import arrows of ``src/modularrsi`` point one way (DESIGN.md, "Package layout"):
+"""The import arrows of ``src/modularrsi`` point one way (README, "Layout"):
 ``cli → evolve → rollouts → harness → models``; ``tasks`` sits on ``models`` and ``sandbox`` only and
 ``sandbox`` on nothing; ``report`` reads the run files through evolve's and rollouts' models; ``util`` and
 ``offline`` are the floor everyone may stand on. Every import counts, a lazy one inside a function too,

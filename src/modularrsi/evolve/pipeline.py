@@ -1,6 +1,6 @@
 """``modularrsi evolve``: lanes of epochs, then integration, Function Merge, freeze and evaluation.
 
-One resumable pipeline of small stages with plain data in between (DESIGN.md, "Data flow"), in rooms a
+One resumable pipeline of small stages with plain data in between (docs/evolve.md), in rooms a
 reader of the paper finds: :mod:`.lane` (the epoch loop of one lane: sample → buckets → findings →
 directions → edit → gates → promote), :mod:`.integration` (combine the lanes, resolve conflicts under
 the same gates), :mod:`.finish` (Function Merge, freeze, eval). :class:`Evolution` holds what they share

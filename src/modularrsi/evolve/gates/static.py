@@ -18,8 +18,8 @@ Stages (the first failing one decides; ``details["stage"]`` names it):
    and says READY; ``import_timeout_s`` then bounds the generation's own loading, so a module that
    hangs or crashes at import time fails here instead of in the orchestrator.
 
-Scope is checked before the import although STYLE.md lists it after: it is a file comparison, and
-the import subprocess is the only costly stage. The parent and staging directories are only read.
+Scope is checked before the import although the usual order (parse → import → contract → scope) puts it
+after: it is a file comparison, and the import subprocess is the only costly stage. The parent and staging directories are only read.
 """
 
 from __future__ import annotations
