@@ -19,7 +19,8 @@ Stages (the first failing one decides; ``details["stage"]`` names it):
    hangs or crashes at import time fails here instead of in the orchestrator.
 
 Scope is checked before the import although the usual order (parse → import → contract → scope) puts it
-after: it is a file comparison, and the import subprocess is the only costly stage. The parent and staging directories are only read.
+after: it is a file comparison, and the import subprocess is the only costly stage. The parent and staging
+directories are only read.
 """
 
 from __future__ import annotations
