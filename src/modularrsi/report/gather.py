@@ -164,7 +164,9 @@ def gather_history(path: Path) -> list[HistoryEntry]:
                 entry(item.lane, item.epoch).directions.append(Direction.model_validate(item.payload))
             for item in memory.items("gate_verdicts"):
                 entry(item.lane, item.epoch).verdicts.append(Change.model_validate(item.payload))
-    except (sqlite3.Error, ValidationError) as exc:
+    except sqlite3.OperationalError:
+        return []  # busy or not yet readable (a run in progress): an absent part
+    except (sqlite3.DatabaseError, ValidationError) as exc:
         raise UnreadableRun(f"{path}: {type(exc).__name__}: {exc}") from None
     return [entries[k] for k in sorted(entries)]
 
