@@ -6,7 +6,7 @@ from __future__ import annotations
 from typer.testing import CliRunner
 
 from modularrsi.cli import app
-from modularrsi.cli_common import PIPE_WIDTH, console, fit_output, spread
+from modularrsi.cli_common import PIPE_WIDTH, console, err, fit_output, spread
 
 runner = CliRunner()
 
@@ -28,9 +28,9 @@ def test_run_and_evolve_accept_the_readmes_form_of_tasks(tmp_path):
 
 def test_output_without_a_terminal_is_wide(monkeypatch):
     monkeypatch.delenv("COLUMNS", raising=False)
-    fixed = console._width  # None: rich measures the terminal each time
+    fixed = console._width, err._width  # None: rich measures the terminal each time
     try:
-        fit_output()  # pytest captures stdout: not a terminal
-        assert console.width == PIPE_WIDTH
+        fit_output()  # pytest captures stdout and stderr: not a terminal
+        assert console.width == PIPE_WIDTH == err.width
     finally:
-        console._width = fixed
+        console._width, err._width = fixed
