@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import logging
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from modularrsi.cli_common import SpreadCommand, console, fail, fit_output, open_run
 from modularrsi.offline import apply_offline_defaults
 from modularrsi.tasks.trials import ENV_HELP
 
@@ -27,6 +26,7 @@ def _register_task_commands() -> None:
     from modularrsi.tasks import cli_check, cli_overlap, cli_select
 
     tasks_app.command("check")(cli_check.command)
+    tasks_app.command("validate")(cli_check.validate)
     tasks_app.command("overlap")(cli_overlap.command)
     tasks_app.command("difficulty")(cli_difficulty.command)
     tasks_app.command("select")(cli_select.command)
@@ -38,8 +38,8 @@ _register_task_commands()
 def _register_evolve_commands() -> None:
     from modularrsi.evolve import cli_evolve
 
-    app.command("evolve")(cli_evolve.evolve)
-    app.command("eval")(cli_evolve.eval_command)
+    app.command("evolve", cls=SpreadCommand)(cli_evolve.evolve)
+    app.command("eval", cls=SpreadCommand)(cli_evolve.eval_command)
 
 
 _register_evolve_commands()
@@ -63,59 +63,6 @@ def _register_image_commands() -> None:
 
 
 _register_image_commands()
-console = Console()
-err = Console(stderr=True)
-
-
-def _fail(message: str) -> typer.Exit:
-    err.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
-    return typer.Exit(2)
-
-
-def _stamp() -> str:
-    return dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
-
-
-@tasks_app.command("validate")
-def tasks_validate(
-    paths: Annotated[list[Path], typer.Argument(help="Task directories or directories of tasks.")],
-    concurrency: Annotated[int, typer.Option("-n", "--concurrency", help="Tasks validated at once.")] = 4,
-    env: Annotated[str, typer.Option("--env", help=ENV_HELP)
-                   ] = "auto",
-    out: Annotated[Path | None, typer.Option("--out", help="Where trials and validation.json go.")] = None,
-) -> None:
-    """Oracle must get reward 1 and a do-nothing agent 0 on every task; exit 1 otherwise."""
-    from modularrsi.tasks.model import discover
-    from modularrsi.tasks.trials import check_environment_name
-    from modularrsi.tasks.validate import ValidationRow, validate_tasks
-
-    try:
-        task_dirs = discover([p.resolve() for p in paths])
-        environment = check_environment_name(env)
-    except (FileNotFoundError, ValueError) as exc:
-        raise _fail(str(exc)) from None
-    if not task_dirs:
-        raise _fail(f"no tasks found under {', '.join(map(str, paths))}")
-    out = (out or Path("runs") / f"validate-{_stamp()}").resolve()
-
-    def done(row: ValidationRow) -> None:
-        mark = "[green]ok[/green]" if row.ok else "[red]FAIL[/red]"
-        console.print(f"{mark} {row.task}" + ("" if row.ok else f" — {row.problem}"), highlight=False)
-
-    with console.status(f"validating {len(task_dirs)} tasks (oracle + nop) in {env} …"):
-        rows = asyncio.run(validate_tasks(task_dirs, out, environment, concurrency, done))
-    table = Table(title="Task validation")
-    for column in ("task", "oracle", "nop", "seconds", "verdict"):
-        table.add_column(column)
-    fmt = lambda v: "—" if v is None else f"{v:g}"  # noqa: E731
-    for row in rows:
-        table.add_row(row.task, fmt(row.oracle), fmt(row.nop), f"{row.seconds:.1f}",
-                      "[green]ok[/green]" if row.ok else f"[red]{row.problem}[/red]")
-    console.print(table)
-    failed = sum(not r.ok for r in rows)
-    console.print(f"{len(rows) - failed} passed, {failed} failed — report: {out / 'validation.json'}")
-    if failed:
-        raise typer.Exit(1)
 
 
 def _print_results(results) -> None:
@@ -137,7 +84,7 @@ def _print_results(results) -> None:
     console.print(table)
 
 
-@app.command("run")
+@app.command("run", cls=SpreadCommand)
 def run(
     tasks: Annotated[list[Path] | None, typer.Option("--tasks", help="Task dirs or dirs of tasks.")] = None,
     generation: Annotated[Path | None, typer.Option("--generation", help="Generation dir (default gen_0).")] = None,
@@ -163,37 +110,36 @@ def run(
     """Run K attempts per task through Harbor trials; write a run directory with results.json."""
     from modularrsi.rollouts.config import RunConfig
     from modularrsi.rollouts.live import LiveView
-    from modularrsi.rollouts.run import execute, new_run_id
+    from modularrsi.rollouts.run import execute
     from modularrsi.util.files import write_yaml
 
+    caps = {k: v for k, v in {"max_tokens": max_tokens, "max_cost_usd": max_cost_usd}.items() if v}
+
+    def raise_caps(cfg: RunConfig, run_dir: Path) -> RunConfig:
+        """A resumed run may raise its caps (and only them): they go into its config.yaml."""
+        if caps:
+            cfg = RunConfig.load(run_dir / "config.yaml", caps)
+            write_yaml(run_dir / "config.yaml", cfg.dump())
+        return cfg
+
+    flags = {"tasks": tasks, "generation": generation, "model": model, "k": k, "concurrency": concurrency,
+             "env": env, "dataset": dataset, "registry_path": registry_path, "seed": seed, "max_turns": max_turns,
+             "max_tokens": max_tokens, "max_cost_usd": max_cost_usd, "manifest": manifest,
+             "disjoint_from": disjoint_from}
     try:
-        if resume is not None:
-            if not (resume / "config.yaml").is_file():
-                raise ValueError(f"{resume}: not a run directory (no config.yaml)")
-            caps = {k: v for k, v in {"max_tokens": max_tokens, "max_cost_usd": max_cost_usd}.items() if v}
-            cfg, run_dir = RunConfig.load(resume / "config.yaml", caps), resume
-            if caps:
-                write_yaml(resume / "config.yaml", cfg.dump())
-        else:
-            given = {"tasks": tasks or None, "generation": generation, "model": model, "k": k,
-                     "concurrency": concurrency, "env": env, "dataset": dataset, "registry_path": registry_path,
-                     "seed": seed, "max_turns": max_turns, "max_tokens": max_tokens, "max_cost_usd": max_cost_usd,
-                     "manifest": manifest, "disjoint_from": disjoint_from or None}
-            flags = {key: value for key, value in given.items() if value is not None}
-            cfg = RunConfig.load(config, flags) if config else RunConfig.model_validate(flags)
-            run_dir = out or Path("runs") / new_run_id()
-            if (run_dir / "config.yaml").exists():
-                raise ValueError(f"{run_dir}: exists already; use --resume {run_dir} to finish it")
+        cfg, run_dir = open_run(RunConfig.load, config=config, flags=flags, out=out, resume=resume, prefix="run",
+                                on_resume=raise_caps)
         with LiveView(console, f"{cfg.model} × k={cfg.k}") as view:
             results = asyncio.run(execute(cfg, run_dir.resolve(), [view]))
     except (ValueError, FileNotFoundError) as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     _print_results(results)
     console.print(f"run directory: {run_dir}")
 
 
 def main() -> None:
     apply_offline_defaults()
+    fit_output()
     logging.getLogger("harbor").setLevel(logging.WARNING)
     app()
 

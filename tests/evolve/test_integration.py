@@ -10,10 +10,12 @@ from testutil import QUIT_EARLY, REPO, SAMPLED_TASKS
 
 from modularrsi.evolve.config import EvolveConfig
 from modularrsi.evolve.history import History
+from modularrsi.evolve.integration import integrate
 from modularrsi.evolve.libraryops import changed_modules
 from modularrsi.evolve.memory import TrajectoryMemory
-from modularrsi.evolve.pipeline import Evolution, Lane
+from modularrsi.evolve.pipeline import Evolution
 from modularrsi.evolve.proposal import manifest_id
+from modularrsi.evolve.runfiles import Lane
 from modularrsi.evolve.sim_editor import SimEditor
 from modularrsi.harness import BASELINE
 from modularrsi.harness.library import load_generation, read_sources, write_generation
@@ -41,7 +43,7 @@ async def test_a_conflict_between_lanes_is_resolved_by_reverting_the_offending_m
             await execute(template, run / "lane-runs" / lane)
             memory.record_run(run / "lane-runs" / lane, lane, 2, manifest_id(generation))
         lanes = [Lane(name="completion", modules=["completion"]), Lane(name="agent_loop", modules=["agent_loop"])]
-        library = await evo.integrate(BASELINE, lanes, finals)
+        library = await integrate(evo, BASELINE, lanes, finals)
     result = json.loads((run / "integration" / "result.json").read_text())
     print(f"\nintegration: {json.dumps(result, indent=1)}")
     assert result["evolved_modules"] == ["agent_loop", "completion"]
@@ -52,7 +54,7 @@ async def test_a_conflict_between_lanes_is_resolved_by_reverting_the_offending_m
     assert change.outcome == "promoted", change.reason
     assert changed_modules(library, BASELINE) == ["completion"]
     assert result["library"] == str(library.relative_to(run))
-    again = await Evolution(config, run).integrate(BASELINE, lanes, finals)  # resumed: read back, not redone
+    again = await integrate(Evolution(config, run), BASELINE, lanes, finals)  # resumed: read back, not redone
     assert again == library
 
     # the same evidence below `conflict_min_tasks` is reported but not resolved (the rollouts are reused)
@@ -63,7 +65,7 @@ async def test_a_conflict_between_lanes_is_resolved_by_reverting_the_offending_m
     with TrajectoryMemory.in_run(copy) as memory:
         evo = Evolution(strict, copy)
         evo.task_dirs, evo.memory = {p.name: p for p in tasks}, memory
-        kept = await evo.integrate(BASELINE, lanes, finals)
+        kept = await integrate(evo, BASELINE, lanes, finals)
     assert json.loads((copy / "integration" / "result.json").read_text())["conflicts"]
     assert kept == copy / "integration" / "combined"
 
@@ -73,7 +75,7 @@ async def test_integration_can_combine_without_the_conflict_check(tmp_path):
     config = EvolveConfig(tasks=tasks, modules=["completion"], integration={"enabled": False})
     good = SimEditor().propose("completion", "evidence_check", BASELINE, tmp_path / "completion", force="good")
     evo = Evolution(config, tmp_path / "run")
-    library = await evo.integrate(BASELINE, [Lane(name="completion", modules=["completion"])],
+    library = await integrate(evo, BASELINE, [Lane(name="completion", modules=["completion"])],
                                   {"completion": good.staging_dir})
     result = json.loads((tmp_path / "run" / "integration" / "result.json").read_text())
     assert "skipped" in result and "run" not in result and not (tmp_path / "run" / "samples").exists()

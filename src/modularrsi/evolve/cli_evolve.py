@@ -7,19 +7,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from modularrsi.cli_common import console, fail, given, open_run
 from modularrsi.models.base import ModelError
 from modularrsi.tasks.trials import ENV_HELP
-
-console = Console()
-err = Console(stderr=True)
-
-
-def _fail(message: str) -> typer.Exit:
-    err.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
-    return typer.Exit(2)
 
 
 def _printer(event: str, data: dict) -> None:
@@ -53,7 +45,6 @@ def evolve(
     """Evolve the harness: lanes per module → gates → integration → merge → freeze (→ eval)."""
     from modularrsi.evolve.config import EvolveConfig, describe
     from modularrsi.evolve.pipeline import Evolution
-    from modularrsi.rollouts.run import new_run_id
 
     if print_config:
         console.print("\n".join(describe()), highlight=False, markup=False, soft_wrap=True)
@@ -61,30 +52,20 @@ def evolve(
     try:
         if joint and monolithic:
             raise ValueError("--joint and --monolithic are different ablations; give one")
-        if resume is not None:
-            given = [name for name, value in (("--config", config), ("--tasks", tasks), ("--model", model),
-                                              ("--epochs", epochs), ("-k", k), ("-n", concurrency), ("--seed", seed),
-                                              ("--joint", joint), ("--monolithic", monolithic),
-                                              ("--no-contrast", no_contrast), ("--out", out))
-                     if value is not None and value is not False and value != []]
-            if given:
-                raise ValueError(f"--resume continues {resume} with its own config.yaml; drop {', '.join(given)} "
-                                 "(edit that file to change a setting)")
-            if not (resume / "config.yaml").is_file():
-                raise ValueError(f"{resume}: not an evolution run directory (no config.yaml)")
-            cfg, run_dir = EvolveConfig.load(resume / "config.yaml"), resume
-        else:
-            flags = {key: value for key, value in {
-                "tasks": tasks or None, "model": model, "epochs": epochs, "k": k, "concurrency": concurrency,
-                "seed": seed, "mode": "joint" if joint else "monolithic" if monolithic else None,
-                "contrast": False if no_contrast else None}.items() if value is not None}
-            cfg = EvolveConfig.load(config, flags)
-            run_dir = out or Path("runs") / new_run_id("evolve")
-            if (run_dir / "config.yaml").exists():
-                raise ValueError(f"{run_dir}: exists already; use --resume {run_dir} to continue it")
+        others = given({"--config": config, "--tasks": tasks, "--model": model, "--epochs": epochs, "-k": k,
+                        "-n": concurrency, "--seed": seed, "--joint": joint, "--monolithic": monolithic,
+                        "--no-contrast": no_contrast, "--out": out})
+        if resume is not None and others:
+            raise ValueError(f"--resume continues {resume} with its own config.yaml; drop {', '.join(others)} "
+                             "(edit that file to change a setting)")
+        flags = {"tasks": tasks, "model": model, "epochs": epochs, "k": k, "concurrency": concurrency, "seed": seed,
+                 "mode": "joint" if joint else "monolithic" if monolithic else None,
+                 "contrast": False if no_contrast else None}
+        cfg, run_dir = open_run(EvolveConfig.load, config=config, flags=flags, out=out, resume=resume,
+                                prefix="evolve", what="an evolution run directory")
         summary = asyncio.run(Evolution(cfg, run_dir.resolve(), [_printer]).run())
     except (ValueError, FileNotFoundError, ModelError) as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     console.print(f"frozen generation: {run_dir / 'frozen'} ({summary['frozen_id']})")
     if "eval" in summary:
         from modularrsi.evolve.evaluate import EvalResult
@@ -112,7 +93,7 @@ def eval_command(
 ) -> None:
     """Paired comparison of two generations on held-out tasks (same seeds on both sides)."""
     from modularrsi.evolve.evaluate import evaluate
-    from modularrsi.harness.agent import BASELINE
+    from modularrsi.evolve.layout import BASELINE
     from modularrsi.rollouts.config import RunConfig
     from modularrsi.rollouts.run import new_run_id
 
@@ -130,7 +111,7 @@ def eval_command(
         out_dir = out or Path("runs") / new_run_id("eval")
         result = asyncio.run(evaluate(template, baseline or BASELINE, generation, out_dir.resolve()))
     except (ValueError, FileNotFoundError) as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     print_eval(result)
     console.print(f"eval directory: {out_dir}")
 

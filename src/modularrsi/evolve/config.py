@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from modularrsi.evolve.aggregate import AggregateConfig
 from modularrsi.evolve.analysis import SimAnalystConfig
@@ -25,6 +25,7 @@ from modularrsi.evolve.gates.review import ReviewConfig
 from modularrsi.harness.protocols import MODULES
 from modularrsi.models.roles import ModelRoles, ModelSettings
 from modularrsi.tasks.trials import ENV_HELP, check_environment_name
+from modularrsi.util.settings import load_settings
 
 Mode = Literal["lanes", "joint", "monolithic"]
 
@@ -114,20 +115,7 @@ class EvolveConfig(BaseModel):
 
     @classmethod
     def load(cls, path: Path | None, overrides: dict[str, Any] | None = None) -> EvolveConfig:
-        data: dict[str, Any] = {}
-        if path is not None:
-            try:
-                data = yaml.safe_load(Path(path).read_text()) or {}
-            except (OSError, yaml.YAMLError) as exc:
-                raise ValueError(f"{path}: cannot read ({exc})") from None
-            if not isinstance(data, dict):
-                raise ValueError(f"{path}: must be a mapping of settings")
-        try:
-            return cls.model_validate({**data, **(overrides or {})})
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "(top level)"
-            raise ValueError(f"{path or 'config'}: field '{where}': {first['msg']}") from None
+        return load_settings(cls, path, overrides)
 
     def dump(self) -> dict[str, Any]:
         return self.model_dump(mode="json")

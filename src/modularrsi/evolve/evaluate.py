@@ -146,7 +146,7 @@ def compare(baseline: RunResults, candidate: RunResults, k: int, seed: int,
 
 
 async def evaluate(template: RunConfig, baseline: Path, candidate: Path, out: Path,
-                   gate: asyncio.Semaphore | None = None, budget_path: Path | None = None) -> EvalResult:
+                   slots: asyncio.Semaphore | None = None, budget_path: Path | None = None) -> EvalResult:
     """Run both generations on ``template.tasks`` (same seeds) into ``out`` and write ``eval.json``.
     Resumable: finished attempts of either side are reused. ``budget_path``: a ledger shared with the
     caller (an evolution's), so its caps hold here too."""
@@ -158,7 +158,7 @@ async def evaluate(template: RunConfig, baseline: Path, candidate: Path, out: Pa
     results = []
     for side, generation in (("baseline", baseline), ("candidate", candidate)):
         config = template.model_copy(update={"generation": generation})
-        results.append(await execute(config, out / side, gate=gate, budget_path=budget_path))
+        results.append(await execute(config, out / side, slots=slots, budget_path=budget_path))
     result = compare(results[0], results[1], template.k, template.seed, (baseline, candidate),
                      (out / "baseline", out / "candidate"))
     write_json(out / "eval.json", result.model_dump(mode="json"))

@@ -15,15 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from modularrsi.evolve.gates import GateVerdict
 from modularrsi.util.files import write_text
-
-
-class GateRecord(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    gate: str
-    passed: bool
-    reason: str
-    details: dict[str, Any] = Field(default_factory=dict)
 
 
 class Change(BaseModel):
@@ -47,12 +40,20 @@ class Change(BaseModel):
     generation: str | None = Field(default=None, description="Staging generation id (None if no edit).")
     files: list[str] = Field(default_factory=list)
     diff: str = ""
-    gates: list[GateRecord] = Field(default_factory=list)
+    gates: list[GateVerdict] = Field(default_factory=list)
     outcome: str
     rejected_by: str | None = None
     reason: str = ""
     fate: str = "kept"
     promoted_as: str | None = Field(default=None, description="Lane generation directory when promoted.")
+
+    @classmethod
+    def decided(cls, fields: dict[str, Any], verdicts: list[GateVerdict]) -> Change:
+        """The change described by ``fields`` as the gate chain left it: promoted if the last verdict
+        passed, otherwise rejected by that gate."""
+        last = verdicts[-1]
+        return cls(**fields, gates=list(verdicts), outcome="promoted" if last.passed else "rejected",
+                   rejected_by=None if last.passed else last.gate, reason=last.reason)
 
 
 class History:

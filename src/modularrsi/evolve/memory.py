@@ -139,6 +139,15 @@ class TrajectoryMemory:
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     @classmethod
+    def read_only(cls, path: Path) -> TrajectoryMemory:
+        """An existing memory opened for reading only (the report): nothing is created or changed."""
+        memory = cls.__new__(cls)
+        memory.path, memory.root = Path(path), Path(path).parent.resolve()
+        memory._db = sqlite3.connect(f"{memory.path.resolve().as_uri()}?mode=ro", uri=True, timeout=60)
+        memory._db.row_factory = sqlite3.Row
+        return memory
+
+    @classmethod
     def in_run(cls, run_dir: Path) -> TrajectoryMemory:
         """The memory of an evolution run directory (``<run_dir>/memory.sqlite``)."""
         return cls(Path(run_dir) / "memory.sqlite")
@@ -234,10 +243,11 @@ class TrajectoryMemory:
                 (lane, epoch, key, json.dumps(payload, sort_keys=True, default=str)))
             return int(cursor.fetchone()[0])
 
-    def items(self, kind: str, lane: str, epoch: int | None = None) -> list[Item]:
-        """Stored payloads of one kind for a lane (optionally one epoch), in insertion order."""
+    def items(self, kind: str, lane: str | None = None, epoch: int | None = None) -> list[Item]:
+        """Stored payloads of one kind for a lane (every lane when None; optionally one epoch), by epoch
+        and insertion order."""
         table = self._kind(kind)
-        sql, args = f"SELECT * FROM {table} WHERE lane=?", [lane]
+        sql, args = f"SELECT * FROM {table} WHERE lane=coalesce(?, lane)", [lane]
         if epoch is not None:
             sql, args = sql + " AND epoch=?", [*args, epoch]
         rows = self._db.execute(sql + " ORDER BY epoch, id", args).fetchall()

@@ -11,8 +11,9 @@ Definitions (all counted on the ATIF steps):
 - *wait*: a batch that is empty after stripping whitespace (only waiting for output). Waits are not
   commands: how many an attempt needs depends on timing, not on decisions.
 - *claim*: a turn with a ``mark_task_complete`` tool call.
-- *inspection*: a command batch that only reads (see :func:`is_inspection`); every other command batch
-  is *state-changing* (unknown programs and unparseable batches included — the conservative side).
+- *inspection*: a command batch that only reads (see :func:`modularrsi.evolve.commands.is_inspection`);
+  every other command batch is *state-changing* (unknown programs and unparseable batches included — the
+  conservative side).
 - ``completion_without_evidence``: the number of claims before which no inspection ran after the last
   state-changing batch. A claim turn's own batch never counts as evidence (the model claimed before it
   saw that output) but does count as a state change.
@@ -26,31 +27,16 @@ Definitions (all counted on the ATIF steps):
 from __future__ import annotations
 
 import json
-import re
-import shlex
 from difflib import SequenceMatcher
-from functools import lru_cache
 from pathlib import Path
 from statistics import mean
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from modularrsi.evolve.commands import is_inspection
+
 CLAIM_MARK = "<task_complete>"
-READ_ONLY = frozenset({
-    "cat", "ls", "head", "tail", "grep", "egrep", "fgrep", "rg", "find", "sed", "wc", "diff", "cmp", "stat", "file",
-    "du", "df", "pwd", "echo", "printf", "test", "[", "which", "type", "id", "whoami", "date", "tree", "less", "more",
-    "sort", "uniq", "cut", "awk", "jq", "md5sum", "sha1sum", "sha256sum", "xxd", "od", "hexdump", "readlink",
-    "realpath", "basename", "dirname", "ps", "pgrep", "ldd", "nm", "objdump", "readelf", "true", "cd", "clear",
-    "sleep", "pytest", "ctest", "column", "nl", "comm", "tac", "strings"})
-READ_ONLY_SUBCOMMANDS = {
-    "git": {"status", "diff", "log", "show", "rev-parse", "ls-files", "blame", "describe", "grep"},
-    "make": {"test", "check", "-n"}, "npm": {"test"}, "cargo": {"test", "check"}, "go": {"test", "vet"},
-}
-#: Flags (prefixes) that make an otherwise read-only program write.
-WRITING_FLAGS = {"find": ("-delete", "-exec", "-ok", "-fprint"), "sed": ("-i", "--in-place"), "sort": ("-o",)}
-PREFIXES = {"sudo", "env", "time", "nohup", "command", "builtin"}
-ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
 
 class Signals(BaseModel):
@@ -197,58 +183,6 @@ def _turn(step: dict) -> Turn:
 def turns_of(steps: list[dict]) -> list[Turn]:
     """The agent steps of a trajectory as turns, in order."""
     return [_turn(s) for s in steps if s.get("source") == "agent"]
-
-
-def _simple_commands(keys: str) -> list[list[str]] | None:
-    """Shell words per simple command (split at ; & | newlines and parentheses); None if unparseable."""
-    lexer = shlex.shlex(keys, posix=True, punctuation_chars="();<>|&\n")
-    lexer.whitespace, lexer.whitespace_split = " \t\r", True
-    try:
-        tokens = list(lexer)
-    except ValueError:
-        return None
-    commands, current = [], []
-    for token in tokens:
-        if set(token) <= set(";&|\n()"):
-            commands.append(current)
-            current = []
-        else:
-            current.append(token)
-    return [c for c in commands + [current] if c]
-
-
-def _writes(words: list[str]) -> bool:
-    """Output redirection to a file (``>``/``>>``, not to /dev/null, not an fd duplication)."""
-    for i, word in enumerate(words):
-        redirect = ">" in word and set(word) <= set("<>&") and not word.endswith("&")
-        if redirect and (i + 1 >= len(words) or words[i + 1] != "/dev/null"):
-            return True
-    return False
-
-
-def _reads_only(words: list[str]) -> bool:
-    words = [w for w in words if not ASSIGNMENT.match(w)]
-    while words and words[0] in PREFIXES:
-        words = words[1:]
-    if not words or _writes(words):
-        return not words
-    program, args = words[0].rsplit("/", 1)[-1], words[1:]
-    if any(a.startswith(flag) for flag in WRITING_FLAGS.get(program, ()) for a in args):
-        return False
-    if program in READ_ONLY:
-        return True
-    if program.startswith("python") and args[:2] == ["-m", "pytest"]:
-        return True
-    sub = next((a for a in args if not a.startswith("-")), None) if program != "make" else (args or [None])[0]
-    return sub in READ_ONLY_SUBCOMMANDS.get(program, set())
-
-
-@lru_cache(maxsize=4096)
-def is_inspection(keys: str) -> bool:
-    """True when every simple command of a non-empty batch only reads (programs in ``READ_ONLY``, a
-    read-only git subcommand, a test runner) and nothing is redirected into a file."""
-    commands = _simple_commands(keys) if keys.strip() else None
-    return bool(commands) and all(_reads_only(c) for c in commands)
 
 
 # ------------------------------------------------------------------ signals

@@ -36,7 +36,7 @@ _CONTEXT_MARKERS = ("maximum context length", "context_length_exceeded", "contex
 _RETRYABLE_CLIENT_STATUSES = (408, 409, 425, 429)
 
 
-def _litellm() -> Any:
+def litellm_module() -> Any:
     """Import LiteLLM (offline defaults first, debug banners off); cached by Python's module system."""
     from modularrsi.offline import apply_offline_defaults
 
@@ -57,7 +57,7 @@ def one_line(text: str, secret: str | None = None, limit: int = 300) -> str:
 
 def is_context_error(exc: BaseException) -> bool:
     """True for LiteLLM's context-window error, or a 400 whose message says the context is too long."""
-    if isinstance(exc, _litellm().ContextWindowExceededError):
+    if isinstance(exc, litellm_module().ContextWindowExceededError):
         return True
     return getattr(exc, "status_code", None) == 400 and any(m in str(exc).lower() for m in _CONTEXT_MARKERS)
 
@@ -154,7 +154,7 @@ class LiteLLMModel:
         """LiteLLM's tokenizer for the model; ``len(text) // 4`` if it fails."""
         wire = [m.wire() for m in messages]
         try:
-            return int(_litellm().token_counter(model=self.name, messages=wire))
+            return int(litellm_module().token_counter(model=self.name, messages=wire))
         except Exception:  # any tokenizer trouble falls back to the rough count
             return sum(len(m["content"]) for m in wire) // 4
 
@@ -162,7 +162,7 @@ class LiteLLMModel:
 
     async def _attempt(self, wire: list[dict[str, str]], key: str | None) -> Completion:
         """Send once. LiteLLM enforces ``timeout_s``; an asyncio guard a little later backstops a hung call."""
-        acompletion = _litellm().acompletion  # the first import takes seconds: keep it out of the timed call
+        acompletion = litellm_module().acompletion  # the first import takes seconds: keep it out of the timed call
         started = time.monotonic()
         async with asyncio.timeout(self.timeout_s * 1.25 + 1.0):
             response = await acompletion(**self._request(wire, key))
@@ -189,7 +189,7 @@ class LiteLLMModel:
 
     def _count(self, **what: Any) -> int:
         try:
-            return int(_litellm().token_counter(model=self.name, **what))
+            return int(litellm_module().token_counter(model=self.name, **what))
         except Exception:
             text = what.get("text") or "".join(m["content"] for m in what.get("messages", []))
             return len(text) // 4
@@ -206,14 +206,14 @@ class LiteLLMModel:
         if self._unpriced:
             return 0.0
         try:
-            return float(_litellm().completion_cost(completion_response=response, model=self.name) or 0.0)
+            return float(litellm_module().completion_cost(completion_response=response, model=self.name) or 0.0)
         except Exception:  # unknown models are free as far as we can tell
             self._unpriced = True
             return 0.0
 
     def _known_context_limit(self) -> int | None:
         try:
-            value = _litellm().get_model_info(self.name).get("max_input_tokens")
+            value = litellm_module().get_model_info(self.name).get("max_input_tokens")
         except Exception:  # unknown model
             return None
         return int(value) if value else None

@@ -35,10 +35,12 @@ import base64
 import json
 import random
 import re
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from modularrsi.models.base import Completion, Message
+from modularrsi.util.steps import STEP_MARKER, parse_steps
 
 DIFFICULTY = {"easy": 0.6, "medium": 1.0, "hard": 1.5, "unknown": 1.0}
 EVIDENCE_WORDS = re.compile(r"\b(verify|verified|evidence|requirement|checklist|re-read|double-check)\b", re.I)
@@ -88,22 +90,23 @@ class _Plan:
 
 
 def _task_steps(task_dir: Path) -> tuple[list[str], int | None, str, str, str]:
-    from modularrsi.tasks.model import STEP_MARKER, load_task
-
-    task = load_task(Path(task_dir))
-    if not task.steps:
+    """The reference steps (preamble apart), the easy-to-miss one, the preamble, difficulty and name."""
+    solve = task_dir / "solution" / "solve.sh"
+    text = solve.read_text() if solve.is_file() else ""
+    steps = parse_steps(text)
+    if not steps:
         raise ValueError(f"{task_dir}: sim needs solution/solve.sh with '# step:' sections")
-    text = (Path(task_dir) / "solution" / "solve.sh").read_text().splitlines()
     preamble = []
-    for line in text:
+    for line in text.splitlines():
         if STEP_MARKER.match(line):
             break
         if not line.startswith("#!"):
             preamble.append(line)
-    scripts = [s.script for s in task.steps]
+    scripts = [s.script for s in steps]
     scripts[0] = scripts[0].replace("\n".join(preamble).strip(), "", 1)
-    easy = next((i for i, s in enumerate(task.steps) if s.easy_to_miss), None)
-    return scripts, easy, "\n".join(preamble).strip(), task.difficulty, task.name
+    easy = next((i for i, s in enumerate(steps) if s.easy_to_miss), None)
+    metadata = tomllib.loads((task_dir / "task.toml").read_text()).get("metadata", {})
+    return scripts, easy, "\n".join(preamble).strip(), str(metadata.get("difficulty", "unknown")), task_dir.name
 
 
 class SimModel:

@@ -19,8 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from modularrsi.evolve.memory import TRIAL_NAME
 from modularrsi.evolve.signals import Divergence, decisions, first_divergence, load_steps
-from modularrsi.report.gather import Report, read_dict, read_model
+from modularrsi.report.files import read_model
+from modularrsi.report.views import LaneView
 from modularrsi.rollouts.results import RunResults
 
 MAX_CANDIDATES = 12
@@ -71,7 +73,6 @@ def trial_rewards(run_dir: Path) -> dict[str, list[tuple[int, float, Path]]]:
             if row.reward is not None and row.error is None and trial.is_dir():
                 out[row.task].append((row.attempt, row.reward, trial))
         return out
-    from modularrsi.evolve.memory import TRIAL_NAME
     from modularrsi.rollouts.runner import attempt_from_result, read_finished
 
     for trial in sorted((run_dir / "trials").glob("*__a*")):  # a run still going: its finished trials
@@ -109,26 +110,24 @@ def _fixed(eval_dir: Path) -> list[Candidate]:
     return found
 
 
-def _cited(report: Report) -> set[str]:
-    return {f.task for lane in report.lanes for e in lane.epochs if e.aggregation
+def _cited(lanes: list[LaneView]) -> set[str]:
+    return {f.task for lane in lanes for e in lane.epochs if e.aggregation
             for d in e.aggregation.directions for f in d.findings
             if f.kind == "contrastive" and f.pair_source == "same-epoch"}
 
 
-def candidates(report: Report) -> list[Candidate]:
-    run_dir = report.run_dir
-    if report.kind == "run":
+def candidates(kind: str, run_dir: Path, lanes: list[LaneView]) -> list[Candidate]:
+    if kind == "run":
         return _within(run_dir, "run", set())
-    eval_dir = run_dir if report.kind == "eval" else run_dir / "eval"
+    eval_dir = run_dir if kind == "eval" else run_dir / "eval"
     found: list[Candidate] = []
-    if report.kind == "evolve":
-        cited, seen = _cited(report), set()
-        for lane in report.lanes:
+    if kind == "evolve":
+        cited, seen = _cited(lanes), set()
+        for lane in lanes:
             for epoch in lane.epochs:
-                sample = read_dict(run_dir / "lanes" / lane.name / f"epoch_{epoch.epoch}" / "sample.json")
-                if sample.get("run") and sample["run"] not in seen:
-                    seen.add(sample["run"])
-                    found += _within(run_dir / sample["run"], f"lane {lane.name}, epoch {epoch.epoch}", cited)
+                if epoch.sample_run and epoch.sample_run not in seen:
+                    seen.add(epoch.sample_run)
+                    found += _within(run_dir / epoch.sample_run, f"lane {lane.name}, epoch {epoch.epoch}", cited)
         found.sort(key=lambda c: c.task not in cited)
     found += _fixed(eval_dir)
     for side in ("candidate", "baseline"):
@@ -158,9 +157,9 @@ def build_case(candidate: Candidate) -> Case | None:
     return Case(candidate=candidate, divergence=divergence, rows=rows, truncated=length > MAX_ROWS)
 
 
-def pick_case(report: Report) -> Case | None:
+def pick_case(kind: str, run_dir: Path, lanes: list[LaneView]) -> Case | None:
     """The first of at most ``MAX_CANDIDATES`` candidates whose two attempts diverge (None if none do)."""
-    for candidate in candidates(report)[:MAX_CANDIDATES]:
+    for candidate in candidates(kind, run_dir, lanes)[:MAX_CANDIDATES]:
         case = build_case(candidate)
         if case is not None:
             return case

@@ -6,15 +6,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-console = Console()
-err = Console(stderr=True)
-
-
-def _fail(message: str) -> typer.Exit:
-    err.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
-    return typer.Exit(2)
+from modularrsi.cli_common import console, fail
 
 
 def report(
@@ -29,9 +22,9 @@ def report(
     try:
         path = write_report(run_dir, out)
     except ValueError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     except OSError as exc:
-        raise _fail(f"{exc.filename or run_dir}: {exc.strerror or exc}") from None
+        raise fail(f"{exc.filename or run_dir}: {exc.strerror or exc}") from None
     console.print(f"report: {path}", highlight=False, soft_wrap=True)
     if serve:
         from modularrsi.report.serve import serve as serve_file
@@ -49,7 +42,7 @@ def runs(
     from modularrsi.report.terminal import runs_table
 
     if not root.is_dir():
-        raise _fail(f"{root}: no such directory")
+        raise fail(f"{root}: no such directory")
     console.print(runs_table(root))
 
 
@@ -63,6 +56,6 @@ def show(
     try:
         show_run(run_dir, console, once=once)
     except ValueError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     except OSError as exc:
-        raise _fail(f"{exc.filename or run_dir}: {exc.strerror or exc}") from None
+        raise fail(f"{exc.filename or run_dir}: {exc.strerror or exc}") from None

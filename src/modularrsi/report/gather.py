@@ -5,7 +5,8 @@ naming lanes); ``eval`` — made by ``modularrsi eval`` (``eval.json``); ``run``
 run`` (``results.json`` or a run ``config.yaml``). Invariants:
 
 - only reads files: nothing in the run directory is created or changed (the SQLite trajectory memory
-  is not opened: attempts and rewards come from the sample runs' own files);
+  is opened read-only, for the Evolution History only: attempts and rewards come from the sample runs'
+  own files);
 - a run in progress or an older layout gives empty parts, never an error: a missing or unreadable file
   is an absent part;
 - ``simulated`` is true when any part of the run says its agent model was ``sim`` (``results.json``,
@@ -14,82 +15,32 @@ run`` (``results.json`` or a run ``config.yaml``). Invariants:
 
 from __future__ import annotations
 
-import json
-import re
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ValidationError
+import yaml
+from pydantic import ValidationError
 
 from modularrsi.evolve.aggregate import Aggregation
 from modularrsi.evolve.buckets import EpochBuckets
 from modularrsi.evolve.evaluate import EvalResult
-from modularrsi.evolve.findings import Finding
+from modularrsi.evolve.findings import Direction, Finding
 from modularrsi.evolve.history import Change
+from modularrsi.evolve.layout import EpochLayout, RunLayout
+from modularrsi.evolve.memory import TrajectoryMemory
+from modularrsi.evolve.runfiles import EpochOutcome, EpochSample, EvolveLock, LaneState
+from modularrsi.report.cases import Case, pick_case
+from modularrsi.report.files import UnreadableRun, read_dict, read_lines, read_model
+from modularrsi.report.lineage import Lineage, gather_lineage
+from modularrsi.report.views import EpochView, HistoryEntry, LaneView
 from modularrsi.rollouts.results import RunResults
+from modularrsi.rollouts.state import RunLock, RunState
 
 Kind = Literal["evolve", "run", "eval"]
 GATES = ("static", "review", "execution")
 SIM_LABEL = "sim: these numbers show the machinery works, not what a real model would gain"
-
-
-class UnreadableRun(ValueError):
-    """A file of the run exists but cannot be read as what it should be; names the file."""
-
-
-def read_json(path: Path) -> Any:
-    """The JSON in ``path``; None when the file does not exist (yet: run files are written atomically,
-    so a present file is complete). UnreadableRun when it exists but is not JSON."""
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise UnreadableRun(f"{path}: cannot read ({exc.strerror})") from None
-    try:
-        return json.loads(text)
-    except ValueError as exc:
-        raise UnreadableRun(f"{path}: not valid JSON ({exc})") from None
-
-
-def read_dict(path: Path) -> dict[str, Any]:
-    """The JSON object in ``path``; {} when the file does not exist; UnreadableRun when it is something else."""
-    data = read_json(path)
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise UnreadableRun(f"{path}: expected a JSON object, found {type(data).__name__}")
-    return data
-
-
-def read_model[M: BaseModel](path: Path, model: type[M]) -> M | None:
-    """``path`` validated as ``model``; None when it does not exist; UnreadableRun when it does not fit."""
-    data = read_json(path)
-    if data is None:
-        return None
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "(top level)"
-        raise UnreadableRun(f"{path}: {where}: {first['msg']} (not a {model.__name__} this version reads)") from None
-
-
-def read_lines[M: BaseModel](path: Path, model: type[M]) -> list[M]:
-    """One model per JSON line; unreadable lines are skipped."""
-    try:
-        lines = path.read_text().splitlines()
-    except OSError:
-        return []
-    out = []
-    for line in lines:
-        if line.strip():
-            try:
-                out.append(model.model_validate_json(line))
-            except ValidationError:
-                continue
-    return out
 
 
 def detect_kind(run_dir: Path) -> Kind | None:
@@ -101,33 +52,6 @@ def detect_kind(run_dir: Path) -> Kind | None:
     if (run_dir / "results.json").is_file() or (run_dir / "config.yaml").is_file():
         return "run"
     return None
-
-
-@dataclass
-class EpochView:
-    """One epoch of one lane: its sample's Acc, routing buckets, findings, directions and outcome."""
-
-    lane: str
-    epoch: int
-    acc: float | None = None
-    simulated: bool = False
-    tasks: int = 0
-    promoted: list[str] = field(default_factory=list)
-    promoted_as: str | None = None
-    generation: str | None = None
-    buckets: EpochBuckets | None = None
-    findings: list[Finding] = field(default_factory=list)
-    aggregation: Aggregation | None = None
-    done: bool = False
-
-
-@dataclass
-class LaneView:
-    name: str
-    modules: list[str]
-    epochs: list[EpochView]
-    epochs_done: int = 0
-    generation: str | None = None
 
 
 @dataclass
@@ -151,8 +75,8 @@ class Report:
     run_dir: Path
     run_id: str
     simulated: bool
-    state: dict[str, Any] = field(default_factory=dict)
-    lock: dict[str, Any] = field(default_factory=dict)
+    state: RunState = field(default_factory=RunState)
+    lock: EvolveLock | RunLock | None = None
     results: RunResults | None = None
     eval: EvalResult | None = None
     eval_sides: dict[str, RunResults] = field(default_factory=dict)
@@ -160,8 +84,9 @@ class Report:
     changes: list[Change] = field(default_factory=list)
     budget: dict[str, Any] = field(default_factory=dict)
     planned_epochs: int | None = None
-    lineage: Any = None  # modularrsi.report.lineage.Lineage
-    case: Any = None  # modularrsi.report.cases.Case
+    history: list[HistoryEntry] = field(default_factory=list)
+    lineage: Lineage | None = None
+    case: Case | None = None
 
     @property
     def promoted(self) -> list[Change]:
@@ -188,39 +113,62 @@ class Report:
         return max(values) if values else None
 
 
-def _epoch_number(path: Path) -> int:
-    match = re.fullmatch(r"epoch_(\d+)", path.name)
-    return int(match.group(1)) if match else -1
+def gather_epoch(lane: str, layout: EpochLayout) -> EpochView:
+    sample = read_model(layout.sample, EpochSample)
+    outcome = read_model(layout.outcome, EpochOutcome)
+    acc = sample.acc if sample and sample.acc is not None else outcome.acc if outcome else None
+    return EpochView(lane=lane, epoch=layout.number, acc=acc, simulated=bool(sample and sample.simulated),
+                     tasks=len(sample.tasks) if sample else 0, sample_run=sample.run if sample else None,
+                     promoted=list(outcome.promoted) if outcome else [],
+                     promoted_as=outcome.promoted_as if outcome else None,
+                     generation=(outcome.generation if outcome else None) or (sample.generation if sample else None),
+                     buckets=read_model(layout.buckets, EpochBuckets),
+                     findings=read_lines(layout.findings, Finding),
+                     aggregation=read_model(layout.directions, Aggregation), done=outcome is not None)
 
 
-def gather_epoch(lane: str, edir: Path) -> EpochView:
-    sample = read_dict(edir / "sample.json")
-    outcome = read_dict(edir / "outcome.json")
-    return EpochView(lane=lane, epoch=_epoch_number(edir), acc=sample.get("acc", outcome.get("acc")),
-                     simulated=bool(sample.get("simulated")), tasks=len(sample.get("tasks", [])),
-                     promoted=list(outcome.get("promoted", [])), promoted_as=outcome.get("promoted_as"),
-                     generation=outcome.get("generation") or sample.get("generation"),
-                     buckets=read_model(edir / "buckets.json", EpochBuckets),
-                     findings=read_lines(edir / "findings.jsonl", Finding),
-                     aggregation=read_model(edir / "directions.json", Aggregation), done=bool(outcome))
-
-
-def gather_lanes(run_dir: Path, lock: dict[str, Any]) -> list[LaneView]:
-    declared = [lane for lane in lock.get("lanes", []) if isinstance(lane, dict) and "name" in lane]
-    names = [lane["name"] for lane in declared]
-    root = run_dir / "lanes"
-    if root.is_dir():
-        names += sorted(p.name for p in root.iterdir() if p.is_dir() and p.name not in names)
-    modules = {lane["name"]: lane.get("modules", []) for lane in declared}
+def gather_lanes(layout: RunLayout, lock: EvolveLock | None) -> list[LaneView]:
+    declared = list(lock.lanes) if lock else []
+    names = [lane.name for lane in declared]
+    if layout.lanes.is_dir():
+        names += sorted(p.name for p in layout.lanes.iterdir() if p.is_dir() and p.name not in names)
+    modules = {lane.name: lane.modules for lane in declared}
     lanes = []
     for name in names:
-        ldir = root / name
-        state = read_dict(ldir / "state.json")
-        edirs = sorted((p for p in ldir.glob("epoch_*") if _epoch_number(p) >= 0), key=_epoch_number)
-        lanes.append(LaneView(name=name, modules=modules.get(name) or state.get("modules", [name]),
-                              epochs=[gather_epoch(name, e) for e in edirs], epochs_done=state.get("epochs_done", 0),
-                              generation=state.get("generation")))
+        lane = layout.lane(name)
+        state = read_model(lane.state, LaneState)
+        lanes.append(LaneView(name=name, modules=modules.get(name) or (state.modules if state else [name]),
+                              epochs=[gather_epoch(name, e) for e in lane.epochs()],
+                              epochs_done=state.epochs_done if state else 0,
+                              generation=state.generation if state else None))
     return lanes
+
+
+def gather_history(path: Path) -> list[HistoryEntry]:
+    """The Evolution History the trajectory memory keeps, per lane and epoch ([] without a memory)."""
+    if not path.is_file():
+        return []
+    entries: dict[tuple[str, int], HistoryEntry] = {}
+
+    def entry(lane: str, epoch: int) -> HistoryEntry:
+        return entries.setdefault((lane, epoch), HistoryEntry(lane, epoch))
+
+    try:
+        with TrajectoryMemory.read_only(path) as memory:
+            for item in memory.items("findings"):
+                finding = Finding.model_validate(item.payload)
+                referred = (item.key or "").startswith("referred-by-")
+                (entry(item.lane, item.epoch).referred if referred else entry(item.lane, item.epoch).findings
+                 ).append(finding)
+            for item in memory.items("directions"):
+                entry(item.lane, item.epoch).directions.append(Direction.model_validate(item.payload))
+            for item in memory.items("gate_verdicts"):
+                entry(item.lane, item.epoch).verdicts.append(Change.model_validate(item.payload))
+    except sqlite3.OperationalError:
+        return []  # busy or not yet readable (a run in progress): an absent part
+    except (sqlite3.DatabaseError, ValidationError) as exc:
+        raise UnreadableRun(f"{path}: {type(exc).__name__}: {exc}") from None
+    return [entries[k] for k in sorted(entries)]
 
 
 def _eval_sides(eval_dir: Path) -> dict[str, RunResults]:
@@ -232,12 +180,10 @@ def _eval_sides(eval_dir: Path) -> dict[str, RunResults]:
     return sides
 
 
-def _planned_epochs(run_dir: Path, state: dict[str, Any]) -> int | None:
-    if isinstance(state.get("epochs"), int):
-        return state["epochs"]
+def _planned_epochs(run_dir: Path, state: RunState) -> int | None:
+    if state.epochs is not None:
+        return state.epochs
     try:
-        import yaml
-
         config = yaml.safe_load((run_dir / "config.yaml").read_text()) or {}
     except (OSError, ValueError, yaml.YAMLError):
         return None
@@ -250,35 +196,34 @@ def gather(run_dir: Path, *, with_case: bool = True, with_lineage: bool = True) 
     kind = detect_kind(run_dir)
     if kind is None:
         raise ValueError(f"{run_dir}: not a run directory (no lanes/, eval.json, results.json or config.yaml)")
-    state = read_dict(run_dir / "state.json")
-    lock = read_dict(run_dir / "lock.json")
-    report = Report(kind=kind, run_dir=run_dir, run_id=run_dir.resolve().name, simulated=False, state=state,
-                    lock=lock, budget=read_dict(run_dir / "budget.json"))
+    layout = RunLayout(run_dir)
+    report = Report(kind=kind, run_dir=run_dir, run_id=run_dir.resolve().name, simulated=False,
+                    state=read_model(layout.state, RunState) or RunState(), budget=read_dict(layout.budget))
     if kind == "run":
+        report.lock = read_model(layout.lock, RunLock)
         report.results = read_model(run_dir / "results.json", RunResults)
     elif kind == "eval":
         report.eval = read_model(run_dir / "eval.json", EvalResult)
         report.eval_sides = _eval_sides(run_dir)
     else:
-        report.planned_epochs = _planned_epochs(run_dir, state)
-        report.lanes = gather_lanes(run_dir, lock)
-        report.changes = read_lines(run_dir / "history.jsonl", Change)
-        report.eval = read_model(run_dir / "eval" / "eval.json", EvalResult)
-        report.eval_sides = _eval_sides(run_dir / "eval")
+        report.lock = read_model(layout.lock, EvolveLock)
+        report.planned_epochs = _planned_epochs(run_dir, report.state)
+        report.lanes = gather_lanes(layout, report.lock)
+        report.changes = read_lines(layout.history, Change)
+        report.history = gather_history(layout.memory)
+        report.eval = read_model(layout.eval_result, EvalResult)
+        report.eval_sides = _eval_sides(layout.eval)
         if with_lineage:
-            from modularrsi.report.lineage import gather_lineage
-
             report.lineage = gather_lineage(run_dir, report.changes)
     report.simulated = _simulated(report)
     if with_case:
-        from modularrsi.report.cases import pick_case
-
-        report.case = pick_case(report)
+        report.case = pick_case(report.kind, run_dir, report.lanes)
     return report
 
 
 def _simulated(report: Report) -> bool:
-    agent = str((report.lock.get("roles") or {}).get("agent", report.lock.get("model", "")))
+    lock = report.lock
+    agent = lock.roles.get("agent", "") if isinstance(lock, EvolveLock) else lock.model if lock else ""
     return (agent.startswith("sim") or bool(report.results and report.results.simulated)
             or bool(report.eval and report.eval.simulated)
             or any(r.simulated for r in report.eval_sides.values())

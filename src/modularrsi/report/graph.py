@@ -5,7 +5,7 @@ from each parent version. Box styles: active in the frozen library, present but 
 
 from __future__ import annotations
 
-from modularrsi.harness.protocols import MODULES
+from modularrsi.evolve.config import MODULES
 from modularrsi.report.lineage import FunctionNode, Lineage
 from modularrsi.report.svg import esc, svg, text
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from modularrsi.evolve.history import Change
-from modularrsi.report.gather import read_dict
+from modularrsi.report.files import read_dict
 
 
 @dataclass

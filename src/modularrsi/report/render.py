@@ -1,7 +1,7 @@
 """``modularrsi report``: gather a run directory and write one self-contained HTML file.
 
-Sections by kind — evolve: overview, headline, lanes, buckets, findings, gate funnel, lineage,
-promoted diffs, flips, case; eval: overview, headline, flips, case; run: overview, results, case.
+Sections by kind — evolve: overview, headline, lanes, buckets, findings, gate funnel, Evolution
+History, lineage, promoted diffs, flips, case; eval: overview, headline, flips, case; run: overview, results, case.
 A section with nothing to show yet (a run in progress) is left out, and so is its navigation link.
 """
 
@@ -25,8 +25,8 @@ def report_sections(report: Report) -> list[Section]:
     else:
         parts = [common.overview(report), common.headline(report), evo.lanes_section(report),
                  evo.buckets_section(report), evo.findings_section(report), evo.gates_section(report),
-                 evo.lineage_section(report), evo.diffs_section(report), common.flip_matrix(report.eval),
-                 common.case_section(report.case)]
+                 evo.history_section(report), evo.lineage_section(report), evo.diffs_section(report),
+                 common.flip_matrix(report.eval), common.case_section(report.case)]
     return [p for p in parts if p is not None]
 
 

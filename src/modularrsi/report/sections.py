@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from modularrsi.evolve.evaluate import EvalResult
+from modularrsi.evolve.runfiles import EvolveLock
 from modularrsi.report import svg
 from modularrsi.report.cases import Case, TurnView
 from modularrsi.report.gather import Report
@@ -35,20 +36,22 @@ def ci(low: float, high: float, fmt: str = ".3f") -> str:
 
 
 def overview(report: Report) -> Section:
-    state, lock, spent = report.state, report.lock, report.budget.get("spent", {})
+    state, spent = report.state, report.budget.get("spent", {})
+    lock = report.lock if isinstance(report.lock, EvolveLock) else None
     rows = [["run", esc(report.run_id)], ["kind", esc(report.kind)], ["directory", esc(report.run_dir.resolve())],
-            ["status", esc(state.get("status", "done" if report.eval or report.results else "unknown"))]]
-    if state.get("stage"):
-        rows.append(["stage", esc(state["stage"])])
+            ["status", esc(state.status or ("done" if report.eval or report.results else "unknown"))]]
+    if state.stage:
+        rows.append(["stage", esc(state.stage)])
     if report.kind == "evolve":
         done = min((lane.epochs_done for lane in report.lanes), default=0)
-        rows += [["mode", esc(lock.get("mode", "—"))], ["lanes", esc(", ".join(lane.name for lane in report.lanes))],
+        rows += [["mode", esc(lock.mode if lock else "—")],
+                 ["lanes", esc(", ".join(lane.name for lane in report.lanes))],
                  ["epochs done / planned", f"{done} / {report.planned_epochs or '—'}"],
-                 ["evolution tasks", str(len(lock.get("tasks", [])))], ["seed", esc(lock.get("seed", "—"))],
-                 ["roles", esc(", ".join(f"{k}={v}" for k, v in (lock.get("roles") or {}).items()))],
+                 ["evolution tasks", str(len(lock.tasks) if lock else 0)], ["seed", esc(lock.seed if lock else "—")],
+                 ["roles", esc(", ".join(f"{k}={v}" for k, v in (lock.roles if lock else {}).items()))],
                  ["changes proposed / promoted", f"{len(report.changes)} / {len(report.promoted)}"]]
-        if state.get("frozen_id"):
-            rows.append(["frozen generation", esc(state["frozen_id"])])
+        if state.frozen_id:
+            rows.append(["frozen generation", esc(state.frozen_id)])
     elif report.results:
         o = report.results.overall
         rows += [["model", esc(report.results.model)], ["generation", esc(report.results.generation)],

@@ -7,11 +7,12 @@ from modularrsi.evolve.buckets import Bucket
 from modularrsi.evolve.findings import Finding
 from modularrsi.evolve.history import Change
 from modularrsi.report import svg
-from modularrsi.report.gather import EpochView, Report
+from modularrsi.report.gather import Report
 from modularrsi.report.graph import lineage_svg
 from modularrsi.report.highlight import highlight_diff
 from modularrsi.report.page import Section
 from modularrsi.report.sections import table
+from modularrsi.report.views import EpochView
 
 esc = svg.esc
 BUCKETS = [(b.value, b.value.replace("_", " ")) for b in Bucket]
@@ -166,3 +167,27 @@ def diffs_section(report: Report) -> Section | None:
         blocks.append(f'<p class="muted">No change was promoted ({len(report.changes)} proposed; see the gate '
                       "funnel for why each stopped).</p>")
     return Section("diffs", f"Promoted changes ({len(promoted)})", "".join(blocks), "Diffs")
+
+
+def _verdict_cell(change: Change) -> str:
+    outcome = change.outcome if change.rejected_by is None else f"rejected at {change.rejected_by}"
+    colour = "good" if change.outcome == "promoted" else "bad"
+    return f'{esc(change.id)}: <span class="{colour}">{esc(outcome)}</span>'
+
+
+def history_section(report: Report) -> Section | None:
+    """The Evolution History as the trajectory memory keeps it, per lane and epoch: what the analysis
+    found (and what other lanes referred to this lane's module), the directions and each gate verdict."""
+    if not report.history:
+        return None
+    rows = [[esc(h.lane), str(h.epoch), str(len(h.findings)), str(len(h.referred)),
+             "<br>".join(f"{esc(d.id)} ({d.vote:g})" for d in h.directions) or "—",
+             "<br>".join(_verdict_cell(c) for c in h.verdicts) or "—"] for h in report.history]
+    referred = [f for h in report.history for f in h.referred]
+    notes = "".join(f"<li>{esc(h.lane)}, epoch {h.epoch}: {esc(f.lens)} lens blamed {esc(f.locked_module or '')} "
+                    f"on {esc(f.task)} — {esc(f.suggested_change or f.divergence)}</li>"
+                    for h in report.history for f in h.referred)
+    body = (table(["lane", "epoch", "findings", "referred by other lanes", "directions (vote)", "gate verdicts"],
+                  rows, numeric={1, 2, 3})
+            + (f"<h3>Findings referred to another module ({len(referred)})</h3><ul>{notes}</ul>" if referred else ""))
+    return Section("history", "Evolution History", body, "History")

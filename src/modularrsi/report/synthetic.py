@@ -17,13 +17,26 @@ from pathlib import Path
 
 from modularrsi.evolve.aggregate import AggregateConfig, aggregate
 from modularrsi.evolve.buckets import route
+from modularrsi.evolve.config import MODULES
 from modularrsi.evolve.evaluate import compare
 from modularrsi.evolve.findings import MECHANISMS, Finding
-from modularrsi.evolve.history import Change, GateRecord, History
+from modularrsi.evolve.gates import GateVerdict
+from modularrsi.evolve.history import Change, History
 from modularrsi.evolve.memory import AttemptRecord, TrajectoryMemory
-from modularrsi.harness.protocols import MODULES
+from modularrsi.evolve.runfiles import (
+    EpochOutcome,
+    EpochSample,
+    EvolveLock,
+    FrozenRecord,
+    IntegrationResult,
+    Lane,
+    LaneState,
+    MergeRecord,
+    write_model,
+)
 from modularrsi.rollouts.metrics import Attempt
 from modularrsi.rollouts.results import RunResults, build_results
+from modularrsi.rollouts.state import RunState, write_state
 from modularrsi.util.files import write_json, write_text, write_yaml
 
 BASE = {"agent_loop": "turn_loop", "tool_use": "terminus_json", "observation": "limit_output",
@@ -82,7 +95,7 @@ def _sample(out: Path, generation: str, tasks: list[str], skill: dict[str, float
                            _trajectory(task, passed, a, rng))
     results = build_results(out.name, "sim", generation, attempts, k, 10.0)
     write_json(out / "results.json", results.model_dump(mode="json"))
-    write_json(out / "state.json", {"status": "done", "attempts_total": len(attempts), "attempts_done": len(attempts)})
+    write_state(out / "state.json", RunState(status="done", attempts_total=len(attempts), attempts_done=len(attempts)))
     return results
 
 
@@ -111,7 +124,7 @@ def _change(lane: str, epoch: int, index: int, direction, parent: str, outcome: 
         if outcome == "editor_failed":
             break
         passed = outcome != gate
-        gates.append(GateRecord(gate=gate, passed=passed, reason=f"{gate} {'passed' if passed else 'rejected'}: "
+        gates.append(GateVerdict(gate=gate, passed=passed, reason=f"{gate} {'passed' if passed else 'rejected'}: "
                                 f"synthetic verdict {index}"))
         if not passed:
             break
@@ -153,8 +166,8 @@ class _Builder:
         buckets = route(records, self.memory)
         findings = _findings(lane, results, buckets, self.rng)
         agg = aggregate(findings, AggregateConfig(max_directions=self.directions))
-        write_json(edir / "sample.json", {"run": f"samples/{key}", "seed": 1000 + epoch, "generation": gen_id,
-                                          "tasks": self.names, "acc": results.overall.acc, "simulated": True})
+        write_model(edir / "sample.json", EpochSample(run=f"samples/{key}", seed=1000 + epoch, generation=gen_id,
+                                                      tasks=self.names, acc=results.overall.acc, simulated=True))
         write_json(edir / "buckets.json", buckets.model_dump(mode="json"))
         write_text(edir / "findings.jsonl", "".join(f.model_dump_json() + "\n" for f in findings))
         write_json(edir / "directions.json", agg.model_dump(mode="json"))
@@ -186,11 +199,11 @@ class _Builder:
                 for change_id in promoted:
                     self.history.record(self.history.changes[change_id].model_copy(
                         update={"promoted_as": promoted_as, "generation": gen_id}))
-            write_json(self.run_dir / "lanes" / lane / f"epoch_{epoch}" / "outcome.json", {
-                "lane": lane, "epoch": epoch, "parent": parent, "promoted": promoted, "promoted_as": promoted_as,
-                "generation": gen_id})
-        write_json(self.run_dir / "lanes" / lane / "state.json",
-                   {"lane": lane, "modules": [lane], "epochs_done": epochs, "generation": f"gen_{gen_n}"})
+            write_model(self.run_dir / "lanes" / lane / f"epoch_{epoch}" / "outcome.json", EpochOutcome(
+                lane=lane, epoch=epoch, parent=parent, promoted=promoted, promoted_as=promoted_as, generation=gen_id))
+        write_model(self.run_dir / "lanes" / lane / "state.json", LaneState(
+            lane=lane, modules=[lane], epochs_done=epochs, generation=f"gen_{gen_n}",
+            generations=[f"gen_{n}" for n in range(gen_n + 1)]))
         return functions
 
 
@@ -203,9 +216,9 @@ def make_run(run_dir: Path, tasks: int = 100, epochs: int = 3, lanes: tuple[str,
     skill = {t: rng.choice([0.1, 0.4, 0.6, 0.9]) for t in names}
     write_yaml(run_dir / "config.yaml", {"tasks": names, "modules": list(lanes), "epochs": epochs, "k": k,
                                          "seed": seed})
-    write_json(run_dir / "lock.json", {"mode": "lanes", "contrast": True, "tasks": names, "seed": seed,
-                                       "lanes": [{"name": m, "modules": [m], "locked": True} for m in lanes],
-                                       "roles": {r: "sim" for r in ("agent", "analyst", "editor", "reviewer")}})
+    write_model(run_dir / "lock.json", EvolveLock(mode="lanes", contrast=True, tasks=names, seed=seed,
+                                                  lanes=[Lane(name=m, modules=[m]) for m in lanes],
+                                                  roles={r: "sim" for r in ("agent", "analyst", "editor", "reviewer")}))
     start_functions = {f"{m}/{n}": _source(m, n, 0) for m, n in BASE.items()}
     start = _manifest(run_dir / "start", start_functions, [], "baseline")
     history = History(run_dir / "history.jsonl")
@@ -213,7 +226,7 @@ def make_run(run_dir: Path, tasks: int = 100, epochs: int = 3, lanes: tuple[str,
         builder = _Builder(run_dir, names, k, rng, trajectories, memory, history, directions)
         finals = {lane: builder.lane(lane, epochs, start, start_functions, dict(skill)) for lane in lanes}
     _finish(run_dir, start, start_functions, finals, history, skill, k, rng, trajectories)
-    write_json(run_dir / "state.json", {"status": "done", "stage": "done", "mode": "lanes", "epochs": epochs})
+    write_state(run_dir / "state.json", RunState(status="done", stage="done", mode="lanes", epochs=epochs))
     return run_dir
 
 
@@ -224,7 +237,8 @@ def _finish(run_dir: Path, start: str, start_functions: dict[str, str], finals: 
     for lane, functions in finals.items():
         combined.update({key: src for key, src in functions.items() if key.startswith(f"{lane}/")})
     combined_id = _manifest(run_dir / "integration" / "combined", combined, [start], "integration")
-    write_json(run_dir / "integration" / "result.json", {"library": "integration/combined", "generation": combined_id})
+    write_model(run_dir / "integration" / "result.json",
+                IntegrationResult(library="integration/combined", generation=combined_id))
     added = sorted(set(combined) - set(start_functions))
     pairs = [(a, b) for a, b in zip(added, added[1:], strict=False) if a.split("/")[0] == b.split("/")[0]]
     library, library_id, lineage = combined, combined_id, {}
@@ -236,11 +250,11 @@ def _finish(run_dir: Path, start: str, start_functions: dict[str, str], finals: 
         for change in history.promoted():
             if any(f.endswith(f"{merged.split('/')[1]}.py") for f in change.files):
                 history.set_fate(change.id, f"merged into {kept}")
-    write_json(run_dir / "merge.json", {"library": "merged" if pairs else "integration/combined",
-                                        "generation": library_id, "merges": []})
+    write_model(run_dir / "merge.json", MergeRecord(library="merged" if pairs else "integration/combined",
+                                                    generation=library_id))
     frozen_id = _manifest(run_dir / "frozen", library, [library_id] if pairs else [start, combined_id],
                           "frozen by synthetic run", lineage)
-    write_json(run_dir / "frozen.json", {"generation": frozen_id, "path": "frozen", "start": start})
+    write_model(run_dir / "frozen.json", FrozenRecord(generation=frozen_id, path="frozen", start=start))
     held = {f"heldout-{t[5:]}": s for t, s in skill.items()}
     base = _sample(run_dir / "eval" / "baseline", start, sorted(held), held, k, rng, trajectories)
     better = {t: min(1.0, s + 0.1) for t, s in held.items()}

@@ -19,7 +19,9 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from modularrsi.report.gather import SIM_LABEL, Report, UnreadableRun, detect_kind, gather, read_dict
+from modularrsi.report.files import UnreadableRun, read_model
+from modularrsi.report.gather import SIM_LABEL, Report, detect_kind, gather
+from modularrsi.rollouts.state import RunState
 
 
 def discover_runs(root: Path) -> list[Path]:
@@ -30,8 +32,8 @@ def discover_runs(root: Path) -> list[Path]:
 
 
 def status_of(report: Report) -> str:
-    if report.state.get("status"):
-        return str(report.state["status"])
+    if report.state.status:
+        return report.state.status
     if report.kind == "eval":
         return "done" if report.eval else "incomplete"
     return "done" if report.results else "unknown"
@@ -65,10 +67,10 @@ def runs_table(root: Path) -> Table:
 def _attempts(report: Report) -> tuple[int, int]:
     """(done, planned) attempts of the sampling runs started so far (a plain run: its own)."""
     if report.kind != "evolve":
-        return int(report.state.get("attempts_done", 0)), int(report.state.get("attempts_total", 0))
+        return report.state.attempts_done or 0, report.state.attempts_total or 0
     samples = report.run_dir / "samples"
     done = sum(1 for _ in samples.glob("*/trials/*/result.json"))
-    planned = sum(int(read_dict(s).get("attempts_total", 0)) for s in samples.glob("*/state.json"))
+    planned = sum((read_model(s, RunState) or RunState()).attempts_total or 0 for s in samples.glob("*/state.json"))
     return done, max(planned, done)
 
 
@@ -81,7 +83,7 @@ def _full_plan(report: Report) -> int | None:
     except (OSError, ValueError, yaml.YAMLError):
         return None
     k = loaded.get("k") if isinstance(loaded, dict) else None
-    tasks = len(report.lock.get("tasks", []))
+    tasks = len(report.lock.tasks) if report.lock else 0
     if not (isinstance(k, int) and tasks and report.planned_epochs):
         return None
     return len(report.lanes) * report.planned_epochs * tasks * k
@@ -112,7 +114,7 @@ def _gates_line(report: Report) -> Text:
 def summary(report: Report) -> Group:
     """The terminal summary of one gathered run."""
     parts: list = [Text(f"{report.run_id} — {report.kind}, {status_of(report)}"
-                        + (f", stage {report.state['stage']}" if report.state.get("stage") else ""), style="bold")]
+                        + (f", stage {report.state.stage}" if report.state.stage else ""), style="bold")]
     if report.simulated:
         parts.append(Text(SIM_LABEL, style="yellow"))
     if report.kind == "evolve":
@@ -150,12 +152,12 @@ def show(run_dir: Path, console: Console, once: bool = False, interval: float = 
     """Print the summary; while the run's status is ``running`` (and not ``once``) refresh it every
     ``interval`` seconds until it is not, or until Ctrl-C."""
     report = _light(run_dir)
-    if once or report.state.get("status") != "running":
+    if once or report.state.status != "running":
         console.print(summary(report))
         return
     try:
         with Live(summary(report), console=console, refresh_per_second=4) as live:
-            while report.state.get("status") == "running":
+            while report.state.status == "running":
                 time.sleep(interval)
                 report = _light(run_dir)
                 live.update(summary(report))

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from modularrsi.cli_common import console, fail
 from modularrsi.tasks.trials import ENV_HELP
-
-console = Console()
-err = Console(stderr=True)
 
 
 class ModelProgress:
@@ -80,9 +77,9 @@ def command(
             report = asyncio.run(measure(config, [ModelProgress(progress)]))
     except ValidationError as exc:
         first = exc.errors()[0]
-        fail(f"option '{'.'.join(map(str, first['loc']))}': {first['msg']}")
+        raise fail(f"option '{'.'.join(map(str, first['loc']))}': {first['msg']}") from None
     except (ValueError, FileNotFoundError) as exc:
-        fail(str(exc))
+        raise fail(str(exc)) from None
     from modularrsi.tasks.manifest import load_manifest
 
     print_table(report, load_manifest(config.manifest))
@@ -92,10 +89,6 @@ def command(
     console.print(f"manifest: {config.manifest} ({report.manifest_hash[:19]}…) — report: "
                   f"{config.out / 'difficulty.json'}", highlight=False)
 
-
-def fail(message: str) -> NoReturn:
-    err.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
-    raise typer.Exit(2)
 
 
 def print_table(report, manifest) -> None:

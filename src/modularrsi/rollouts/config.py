@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from modularrsi.models.roles import ModelRoles
 from modularrsi.tasks.trials import ENV_HELP, check_environment_name
+from modularrsi.util.settings import load_settings
 
 
 class RunConfig(BaseModel):
@@ -42,17 +42,8 @@ class RunConfig(BaseModel):
                                      "when given, roles.agent replaces `model`.")
 
     @classmethod
-    def load(cls, path: Path, overrides: dict[str, Any] | None = None) -> RunConfig:
-        try:
-            data = yaml.safe_load(path.read_text()) or {}
-        except (OSError, yaml.YAMLError) as exc:
-            raise ValueError(f"{path}: cannot read ({exc})") from None
-        try:
-            return cls.model_validate({**data, **(overrides or {})})
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise ValueError(f"{path}: field '{where}': {first['msg']}") from None
+    def load(cls, path: Path | None, overrides: dict[str, Any] | None = None) -> RunConfig:
+        return load_settings(cls, path, overrides)
 
     def dump(self) -> dict[str, Any]:
         return self.model_dump(mode="json")

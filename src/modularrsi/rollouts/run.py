@@ -16,6 +16,7 @@ from modularrsi.harness.library import load_generation
 from modularrsi.rollouts.config import RunConfig
 from modularrsi.rollouts.results import RunResults, build_results
 from modularrsi.rollouts.runner import Job, Runner, attempt_seed, write_lock
+from modularrsi.rollouts.state import LockManifests, RunState, write_state
 from modularrsi.tasks.manifest import load_manifest, manifest_hash
 from modularrsi.tasks.model import discover
 from modularrsi.util.files import write_json, write_yaml
@@ -69,8 +70,8 @@ def plan_jobs(config: RunConfig, tasks: list[tuple[str, TaskConfig]]) -> list[Jo
 
 async def execute(config: RunConfig, run_dir: Path,
                   observers: list[Callable[[str, dict], None]] | None = None, *,
-                  gate: asyncio.Semaphore | None = None, budget_path: Path | None = None) -> RunResults:
-    """Run (or resume) the run in ``run_dir``; returns and writes ``results.json``. ``gate`` and
+                  slots: asyncio.Semaphore | None = None, budget_path: Path | None = None) -> RunResults:
+    """Run (or resume) the run in ``run_dir``; returns and writes ``results.json``. ``slots`` and
     ``budget_path`` share concurrency and budget with other runs (see :class:`Runner`)."""
     generation = load_generation(config.generation or BASELINE)
     tasks = await resolve_tasks(config)
@@ -79,10 +80,10 @@ async def execute(config: RunConfig, run_dir: Path,
     run_dir.mkdir(parents=True, exist_ok=True)
     if not (run_dir / "config.yaml").exists():
         write_yaml(run_dir / "config.yaml", config.dump())
-    manifests = {"evolved_on": manifest_hash(load_manifest(config.manifest)) if config.manifest else None,
-                 "disjoint_from": disjoint}
+    manifests = LockManifests(evolved_on=manifest_hash(load_manifest(config.manifest)) if config.manifest else None,
+                              disjoint_from=disjoint)
     write_lock(run_dir, config, jobs, generation.id, manifests)
-    runner = Runner(config, run_dir, jobs, observers, gate=gate, budget_path=budget_path)
+    runner = Runner(config, run_dir, jobs, observers, slots=slots, budget_path=budget_path)
     for observer in observers or []:
         observer("planned", {"attempts": len(jobs), "tasks": len(tasks)})
     started = time.monotonic()
@@ -90,6 +91,6 @@ async def execute(config: RunConfig, run_dir: Path,
     results = build_results(run_dir.name, config.model, generation.id, attempts, config.k,
                             time.monotonic() - started, seed=config.seed)
     write_json(run_dir / "results.json", results.model_dump(mode="json"))
-    write_json(run_dir / "state.json", {"status": "done", "attempts_total": len(jobs),
-                                        "attempts_done": len(attempts), "updated_at": time.time()})
+    write_state(run_dir / "state.json", RunState(status="done", attempts_total=len(jobs), attempts_done=len(attempts),
+                                                 updated_at=time.time()))
     return results

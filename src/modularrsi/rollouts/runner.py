@@ -29,6 +29,7 @@ from harbor.trial.trial import Trial
 from modularrsi.models.budget import BudgetLedger
 from modularrsi.rollouts.config import RunConfig
 from modularrsi.rollouts.metrics import Attempt
+from modularrsi.rollouts.state import AttemptSeed, LockManifests, RunLock, RunState, TaskRef, write_state
 from modularrsi.tasks.trials import environment_name, resolve_environment, reward_of
 from modularrsi.util.files import write_json
 
@@ -84,15 +85,15 @@ class Runner:
 
     def __init__(self, config: RunConfig, run_dir: Path, jobs: list[Job],
                  observers: list[Callable[[str, dict], None]] | None = None, *,
-                 gate: asyncio.Semaphore | None = None, budget_path: Path | None = None):
-        """``gate``: a semaphore shared with other runs (e.g. an evolution's lanes) instead of one of
+                 slots: asyncio.Semaphore | None = None, budget_path: Path | None = None):
+        """``slots``: a semaphore shared with other runs (e.g. an evolution's lanes) instead of one of
         ``config.concurrency``; ``budget_path``: a ledger shared with them (default: the run's own)."""
         self.config, self.run_dir, self.jobs = config, run_dir, jobs
         self.trials_dir = run_dir / "trials"
         self.observers = observers or []
         self.attempts: dict[str, Attempt] = {}
         self.skipped: list[str] = []
-        self.gate = gate
+        self.slots = slots
         self.budget_path = budget_path or run_dir / "budget.json"
         self.ledger = BudgetLedger.shared(self.budget_path, config.max_tokens, config.max_cost_usd)
 
@@ -120,11 +121,11 @@ class Runner:
                               composer_settings=cfg.roles.composer.kwargs())
         return AgentConfig(import_path=cfg.agent, model_name=model, kwargs=kwargs)
 
-    async def _run_one(self, job: Job, gate: asyncio.Semaphore) -> None:
+    async def _run_one(self, job: Job, slots: asyncio.Semaphore) -> None:
         trial_dir = self.trials_dir / job.trial_name
         finished = read_finished(trial_dir)
         if finished is None:
-            async with gate:
+            async with slots:
                 stop = self.ledger.exhausted()
                 if stop:
                     self.skipped.append(job.trial_name)
@@ -157,18 +158,17 @@ class Runner:
         self._save_state()
 
     def _save_state(self) -> None:
-        write_json(self.run_dir / "state.json", {
-            "status": "running", "attempts_total": len(self.jobs), "attempts_done": len(self.attempts),
-            "updated_at": time.time()})
+        write_state(self.run_dir / "state.json", RunState(
+            status="running", attempts_total=len(self.jobs), attempts_done=len(self.attempts), updated_at=time.time()))
 
     async def run(self) -> list[Attempt]:
         self.trials_dir.mkdir(parents=True, exist_ok=True)
-        gate = self.gate or asyncio.Semaphore(max(1, self.config.concurrency))
-        await asyncio.gather(*(self._run_one(job, gate) for job in self.jobs))
+        slots = self.slots or asyncio.Semaphore(max(1, self.config.concurrency))
+        await asyncio.gather(*(self._run_one(job, slots) for job in self.jobs))
         if self.skipped:
-            write_json(self.run_dir / "state.json", {
-                "status": "stopped_budget", "reason": self.ledger.exhausted(), "attempts_total": len(self.jobs),
-                "attempts_done": len(self.attempts), "updated_at": time.time()})
+            write_state(self.run_dir / "state.json", RunState(
+                status="stopped_budget", reason=self.ledger.exhausted(), attempts_total=len(self.jobs),
+                attempts_done=len(self.attempts), updated_at=time.time()))
             raise BudgetStop(f"budget stop: {self.ledger.exhausted()}; {len(self.attempts)} of {len(self.jobs)} "
                              f"attempts done, the rest not started; raise the cap and resume with --resume "
                              f"{self.run_dir}")
@@ -176,15 +176,15 @@ class Runner:
 
 
 def write_lock(run_dir: Path, config: RunConfig, jobs: list[Job], generation_id: str,
-               manifests: dict | None = None) -> None:
+               manifests: LockManifests | None = None) -> None:
     from importlib.metadata import version
 
     tasks = sorted({j.name: str(j.task.path) for j in jobs}.items())
-    write_json(run_dir / "lock.json", {
-        "modularrsi": version("modularrsi"), "harbor": version("harbor"), "litellm": version("litellm"),
-        "model": config.model, "agent": config.agent, "generation": generation_id, "k": config.k,
-        "seed": config.seed, "environment": config.env, "manifests": manifests or {},
-        "tasks": [{"name": n, "path": p} for n, p in tasks],
-        "attempts": [{"trial": j.trial_name, "seed": j.seed} for j in jobs]})
+    lock = RunLock(modularrsi=version("modularrsi"), harbor=version("harbor"), litellm=version("litellm"),
+                   model=config.model, agent=config.agent, generation=generation_id, k=config.k, seed=config.seed,
+                   environment=config.env, manifests=manifests or LockManifests(),
+                   tasks=[TaskRef(name=n, path=p) for n, p in tasks],
+                   attempts=[AttemptSeed(trial=j.trial_name, seed=j.seed) for j in jobs])
+    write_json(run_dir / "lock.json", lock.model_dump(mode="json"))
 
 

@@ -42,9 +42,10 @@ from modularrsi.tasks.check_report import (
     manifest_record,
 )
 from modularrsi.tasks.manifest import entry_for, load_manifest, save_manifest
-from modularrsi.tasks.model import STEP_MARKER, TaskError, TaskInfo, load_task, parse_steps
+from modularrsi.tasks.model import TaskError, TaskInfo, load_task
 from modularrsi.tasks.trials import TrialOutcome, run_trial
 from modularrsi.util.files import write_json
+from modularrsi.util.steps import STEP_MARKER, parse_steps
 
 
 def _sections(script: str) -> tuple[list[str], list[list[str]]]:

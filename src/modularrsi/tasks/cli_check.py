@@ -1,4 +1,6 @@
-"""``modularrsi tasks check PATH...``: the thin typer layer over :mod:`modularrsi.tasks.check`.
+"""``modularrsi tasks check PATH...`` and ``tasks validate PATH...``: thin typer layers over
+:mod:`modularrsi.tasks.check` and :mod:`modularrsi.tasks.validate` (validate is check's oracle-and-nop
+core: the same task discovery, environment, progress lines and exit codes).
 
 Exit codes: 0 every task passed (flags allowed), 1 some task FAILED, 2 bad input (one line on stderr).
 """
@@ -6,24 +8,57 @@ Exit codes: 0 every task passed (flags allowed), 1 some task FAILED, 2 bad input
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import logging
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from modularrsi.cli_common import console, fail, stamp
 from modularrsi.tasks.trials import ENV_HELP
 
-console = Console()
-err = Console(stderr=True)
+PATHS = Annotated[list[Path], typer.Argument(help="Task directories or directories of tasks.")]
+ENV = Annotated[str, typer.Option("--env", help=ENV_HELP)]
 
 
-def _fail(message: str) -> typer.Exit:
-    err.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
-    return typer.Exit(2)
+def _inputs(paths: list[Path], env: str, manifest: Path | None = None) -> tuple[list[Path], Any]:
+    """The task directories under ``paths`` and the ``--env`` name (``auto`` resolves per task); a
+    one-line error (exit 2) for a missing path, an unknown environment, a bad manifest or no task."""
+    from modularrsi.tasks.manifest import load_manifest
+    from modularrsi.tasks.model import discover
+    from modularrsi.tasks.trials import check_environment_name
+
+    logging.getLogger("harbor").setLevel(logging.WARNING)
+    try:
+        task_dirs = discover([p.resolve() for p in paths])
+        environment = check_environment_name(env)
+        if manifest is not None:
+            load_manifest(manifest)
+    except (FileNotFoundError, ValueError) as exc:
+        raise fail(str(exc)) from None
+    if not task_dirs:
+        raise fail(f"no tasks found under {', '.join(map(str, paths))}")
+    return task_dirs, environment
+
+
+def _progress(problems: Callable[[Any], str]) -> Callable[[Any], None]:
+    """A line per finished task: ok or FAIL with what ``problems`` says about it."""
+    def done(row: Any) -> None:
+        mark = "[green]ok[/green]" if row.ok else "[red]FAIL[/red]"
+        detail = problems(row)
+        console.print(f"{mark} {row.task}" + (f" — {detail}" if detail else ""), highlight=False)
+    return done
+
+
+def _table(title: str, columns: list[str], rows: list[list[str]]) -> None:
+    table = Table(title=title)
+    for column in columns:
+        table.add_column(column)
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
 
 
 def _fmt(value: float | None) -> str:
@@ -44,10 +79,10 @@ def _row(report) -> list[str]:
 
 
 def command(
-    paths: Annotated[list[Path], typer.Argument(help="Task directories or directories of tasks.")],
+    paths: PATHS,
     concurrency: Annotated[int, typer.Option("-n", "--concurrency", min=1, help="Tasks checked at once.")] = 4,
     repeats: Annotated[int, typer.Option("--repeats", min=1, help="Oracle runs per task; each must get 1.")] = 2,
-    env: Annotated[str, typer.Option("--env", help=ENV_HELP)] = "auto",
+    env: ENV = "auto",
     out: Annotated[Path | None, typer.Option("--out", help="Trials and check.json (default runs/check-<time>).")
                    ] = None,
     manifest: Annotated[Path | None, typer.Option("--manifest", help="Pool manifest whose 'check' fields to set.")
@@ -65,40 +100,20 @@ def command(
     """Environment integrity, evaluator validity (oracle × repeats, nop, partial solution),
     non-triviality and an optional LLM judge, per task; exit 1 if any task fails."""
     from modularrsi.tasks.check import CheckConfig, CheckReport, check_tasks, update_manifest
-    from modularrsi.tasks.manifest import load_manifest
-    from modularrsi.tasks.model import discover
-    from modularrsi.tasks.trials import check_environment_name
 
-    logging.getLogger("harbor").setLevel(logging.WARNING)
+    task_dirs, environment = _inputs(paths, env, manifest)
     settings = {k: v for k, v in {"api_base": judge_api_base, "api_key_env": judge_api_key_env}.items() if v}
-    try:
-        task_dirs = discover([p.resolve() for p in paths])
-        environment = check_environment_name(env)
-        if manifest is not None:
-            load_manifest(manifest)
-    except (FileNotFoundError, ValueError) as exc:
-        raise _fail(str(exc)) from None
-    if not task_dirs:
-        raise _fail(f"no tasks found under {', '.join(map(str, paths))}")
     config = CheckConfig(repeats=repeats, min_steps=min_steps, min_words=min_words, judge=judge,
                          judge_settings=settings, judge_min_score=judge_min_score, concurrency=concurrency)
-    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
-    out = (out or Path("runs") / f"check-{stamp}").resolve()
+    out = (out or Path("runs") / f"check-{stamp()}").resolve()
 
-    def done(report: CheckReport) -> None:
-        mark = "[green]ok[/green]" if report.ok else "[red]FAIL[/red]"
-        detail = "; ".join(report.failures) if not report.ok else ", ".join(report.flags)
-        console.print(f"{mark} {report.task}" + (f" — {detail}" if detail else ""), highlight=False)
+    def problems(report: CheckReport) -> str:
+        return "; ".join(report.failures) if not report.ok else ", ".join(report.flags)
 
     with console.status(f"checking {len(task_dirs)} tasks in {env} …"):
-        reports = asyncio.run(check_tasks(task_dirs, out, environment, config, done))
-    table = Table(title="Task check")
-    for column in ("task", "env", f"oracle x/{repeats}", "nop", "partial", "steps", "words", "judge",
-                   "verdict / flags"):
-        table.add_column(column)
-    for report in reports:
-        table.add_row(*_row(report))
-    console.print(table)
+        reports = asyncio.run(check_tasks(task_dirs, out, environment, config, _progress(problems)))
+    _table("Task check", ["task", "env", f"oracle x/{repeats}", "nop", "partial", "steps", "words", "judge",
+                          "verdict / flags"], [_row(r) for r in reports])
     failed = sum(not r.ok for r in reports)
     flagged = sum(r.ok and bool(r.flags) for r in reports)
     console.print(f"{len(reports) - failed} passed ({flagged} flagged), {failed} failed — "
@@ -106,5 +121,28 @@ def command(
     if manifest is not None:
         digest = update_manifest(manifest, reports)
         console.print(f"manifest updated: {manifest} ({digest})", highlight=False)
+    if failed:
+        raise typer.Exit(1)
+
+
+def validate(
+    paths: PATHS,
+    concurrency: Annotated[int, typer.Option("-n", "--concurrency", help="Tasks validated at once.")] = 4,
+    env: ENV = "auto",
+    out: Annotated[Path | None, typer.Option("--out", help="Where trials and validation.json go.")] = None,
+) -> None:
+    """Oracle must get reward 1 and a do-nothing agent 0 on every task; exit 1 otherwise."""
+    from modularrsi.tasks.validate import validate_tasks
+
+    task_dirs, environment = _inputs(paths, env)
+    out = (out or Path("runs") / f"validate-{stamp()}").resolve()
+    with console.status(f"validating {len(task_dirs)} tasks (oracle + nop) in {env} …"):
+        rows = asyncio.run(validate_tasks(task_dirs, out, environment, concurrency,
+                                          _progress(lambda row: "" if row.ok else row.problem)))
+    _table("Task validation", ["task", "oracle", "nop", "seconds", "verdict"],
+           [[r.task, _fmt(r.oracle), _fmt(r.nop), f"{r.seconds:.1f}",
+             "[green]ok[/green]" if r.ok else f"[red]{r.problem}[/red]"] for r in rows])
+    failed = sum(not r.ok for r in rows)
+    console.print(f"{len(rows) - failed} passed, {failed} failed — report: {out / 'validation.json'}")
     if failed:
         raise typer.Exit(1)

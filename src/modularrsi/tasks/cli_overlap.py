@@ -13,21 +13,13 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from modularrsi.cli_common import console, fail
 from modularrsi.tasks.embeddings import BACKENDS, DEFAULT_THRESHOLDS, EmbeddingUnavailable, make_embedder
 from modularrsi.tasks.overlap import OverlapReport, build_report, load_pool, load_spec, screen, update_manifest
 from modularrsi.util.files import write_json
-
-console = Console()
-err = Console(stderr=True)
-
-
-def _fail(message: str) -> typer.Exit:
-    err.print(f"[red]error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
-    return typer.Exit(2)
 
 
 def _default_manifest(pool: list[Path]) -> Path | None:
@@ -80,7 +72,7 @@ def command(
         with console.status(f"embedding {len(tasks)} tasks and {len(spec)} benchmark instances ({embedder.name}) …"):
             results = screen(tasks, spec, embedder, cutoff, top)
     except (ValueError, EmbeddingUnavailable) as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     report = build_report(results, backend=backend, embedder=embedder, threshold=cutoff, top=top, pool=pool,
                           against=against, spec_size=len(spec))
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
@@ -93,5 +85,5 @@ def command(
         try:
             excluded, lifted, digest = update_manifest(target, report, tasks)
         except ValueError as exc:
-            raise _fail(str(exc)) from None
+            raise fail(str(exc)) from None
         console.print(f"manifest {target}: {excluded} overlap exclusions, {lifted} lifted ({digest[:19]})")

@@ -4,19 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
-console = Console()
-err = Console(stderr=True)
-
-
-def fail(message: str) -> NoReturn:
-    err.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
-    raise typer.Exit(2)
+from modularrsi.cli_common import console, fail
 
 
 def command(
@@ -43,16 +36,16 @@ def command(
 
     path = manifest or pool / "manifest.json"
     if not path.is_file():
-        fail(f"{path}: no pool manifest; run `modularrsi tasks difficulty {pool}` first")
+        raise fail(f"{path}: no pool manifest; run `modularrsi tasks difficulty {pool}` first")
     try:
         record = load_manifest(path)
         if not record.tasks:
-            fail(f"{path}: the manifest lists no tasks; run `modularrsi tasks difficulty {pool}` first")
+            raise fail(f"{path}: the manifest lists no tasks; run `modularrsi tasks difficulty {pool}` first")
         options = SelectOptions(distribution=distribution, n=n, seed=seed, balance=balance,
                                 holdout_fraction=holdout_fraction, bins_by=bins_by, allow_shortfall=allow_shortfall)
         record.selection = select_tasks(record, options)
     except ValueError as exc:
-        fail(str(exc))
+        raise fail(str(exc)) from None
     digest = save_manifest(path, record)
     print_selection(record)
     console.print(f"manifest: {path} ({digest[:19]}…)", highlight=False)

@@ -191,7 +191,7 @@ class ApiEmbedder(Embedder):
         return key
 
     def embed(self, texts: list[str]) -> np.ndarray:
-        from modularrsi.models.litellm_backend import _litellm, one_line
+        from modularrsi.models.litellm_backend import litellm_module, one_line
 
         key = self._key()
         request: dict[str, Any] = {"model": self.model, "timeout": self.timeout_s, "num_retries": self.max_retries}
@@ -200,7 +200,7 @@ class ApiEmbedder(Embedder):
         for start in range(0, len(texts), self.batch_size):
             batch = [t if t.strip() else " " for t in texts[start:start + self.batch_size]]
             try:
-                response = _litellm().embedding(input=batch, **request)
+                response = litellm_module().embedding(input=batch, **request)
                 rows.extend(_vectors(response, len(batch)))
             except Exception as exc:  # any provider trouble becomes one line, key redacted
                 raise EmbeddingUnavailable(f"{self.model}: embedding request failed: {type(exc).__name__}: "

@@ -7,7 +7,6 @@ as :class:`TaskError` naming the task, the file and what is wrong; one bad task 
 
 from __future__ import annotations
 
-import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +14,7 @@ from pathlib import Path
 from harbor.models.task.config import TaskConfig
 from pydantic import ValidationError
 
-STEP_MARKER = re.compile(r"^\s*#\s*step(\[(?P<tags>[^\]]*)\])?:\s*(?P<title>.*)$")
+from modularrsi.util.steps import ReferenceStep, parse_steps
 
 
 class TaskError(ValueError):
@@ -24,15 +23,6 @@ class TaskError(ValueError):
     def __init__(self, task: str, file: str, problem: str):
         super().__init__(f"{task}: {file}: {problem}")
         self.task, self.file, self.problem = task, file, problem
-
-
-@dataclass(frozen=True)
-class ReferenceStep:
-    """One named step of ``solve.sh``: a self-contained shell snippet."""
-
-    title: str
-    script: str
-    easy_to_miss: bool = False
 
 
 @dataclass
@@ -57,34 +47,6 @@ class TaskInfo:
     @property
     def domain(self) -> str:
         return str(self.metadata.get("domain", "terminal"))
-
-
-def parse_steps(script: str) -> list[ReferenceStep]:
-    """Split a solve.sh into its ``# step:`` sections (text before the first marker is a preamble
-    shared by all steps and kept with the first)."""
-    steps: list[ReferenceStep] = []
-    preamble: list[str] = []
-    current: tuple[str, bool, list[str]] | None = None
-    for line in script.splitlines():
-        match = STEP_MARKER.match(line)
-        if match:
-            if current:
-                steps.append(ReferenceStep(current[0], "\n".join(current[2]).strip() + "\n", current[1]))
-            tags = (match.group("tags") or "").split(",")
-            current = (match.group("title").strip(), "easy-to-miss" in [t.strip() for t in tags], [])
-            continue
-        if current is None:
-            if not line.startswith("#!"):
-                preamble.append(line)
-        else:
-            current[2].append(line)
-    if current:
-        steps.append(ReferenceStep(current[0], "\n".join(current[2]).strip() + "\n", current[1]))
-    if steps and any(p.strip() for p in preamble):
-        first = steps[0]
-        steps[0] = ReferenceStep(first.title, "\n".join(preamble).strip() + "\n" + first.script,
-                                 first.easy_to_miss)
-    return steps
 
 
 def load_task(path: Path, *, need_solution: bool = True) -> TaskInfo:

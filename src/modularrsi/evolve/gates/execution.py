@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import asyncio
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from scipy.stats import binomtest
 
-from modularrsi.evolve.gates import Verdict
+from modularrsi.evolve.gates import GateVerdict
 from modularrsi.evolve.proposal import Proposal, manifest_id
 from modularrsi.rollouts.config import RunConfig
 from modularrsi.rollouts.results import RunResults
@@ -102,7 +103,7 @@ def min_pairs_needed(alpha: float) -> int:
     return max(1, math.floor(math.log(alpha, 0.5)) + 1)
 
 
-def decide(evidence: list[Pair], anchors: list[Pair], config: ExecutionConfig) -> Verdict:
+def decide(evidence: list[Pair], anchors: list[Pair], config: ExecutionConfig) -> GateVerdict:
     """The decision rule of the module docstring, on hand-made or measured pairs (a pure function)."""
     ev, an = Flips.of(evidence), Flips.of(anchors)
     p = sign_test_p(ev.b, ev.c)
@@ -118,8 +119,8 @@ def decide(evidence: list[Pair], anchors: list[Pair], config: ExecutionConfig) -
     if an.c > config.max_anchor_regressions:
         problems.append(f"{an.c} anchor regression(s) > {config.max_anchor_regressions} allowed")
     if problems:
-        return Verdict.fail(GATE, "; ".join(problems) + f" — {summary}", **details)
-    return Verdict.ok(GATE, summary, **details)
+        return GateVerdict.fail(GATE, "; ".join(problems) + f" — {summary}", **details)
+    return GateVerdict.ok(GATE, summary, **details)
 
 
 def pairs_of(parent: RunResults, staging: RunResults, tasks: list[str]) -> list[Pair]:
@@ -146,10 +147,10 @@ class ExecutionGate:
     name = GATE
 
     def __init__(self, run: RunConfig, work_dir: Path, config: ExecutionConfig | None = None, *,
-                 gate: asyncio.Semaphore | None = None, budget_path: Path | None = None):
+                 slots: asyncio.Semaphore | None = None, budget_path: Path | None = None):
         self.run, self.work_dir = run, work_dir
         self.config = config or ExecutionConfig()
-        self.gate, self.budget_path = gate, budget_path
+        self.slots, self.budget_path = slots, budget_path
 
     def _config(self, generation: Path, sample: Sample) -> RunConfig:
         return self.run.model_copy(update={
@@ -157,16 +158,16 @@ class ExecutionGate:
             "seed": self.config.seed, "dataset": None, "manifest": None})
 
     async def check(self, proposal: Proposal, sample: Sample, parent: RunResults | None = None,
-                    parent_run: Path | None = None) -> Verdict:
+                    parent_run: Path | None = None) -> GateVerdict:
         """``parent``: the parent's results on (at least) the sample's tasks with this gate's ``k`` and
         ``seed`` — an epoch's own sample, reused instead of running the parent again; the attempt seeds
         depend only on run seed, task and index, so the pairs are still same-seed pairs."""
         root = self.work_dir / (manifest_id(proposal.staging_dir) or proposal.staging_dir.name)
         if parent is None:
             parent_run = root / "parent"
-            parent = await execute(self._config(proposal.parent_dir, sample), parent_run, gate=self.gate,
+            parent = await execute(self._config(proposal.parent_dir, sample), parent_run, slots=self.slots,
                                    budget_path=self.budget_path)
-        staging = await execute(self._config(proposal.staging_dir, sample), root / "staging", gate=self.gate,
+        staging = await execute(self._config(proposal.staging_dir, sample), root / "staging", slots=self.slots,
                                 budget_path=self.budget_path)
         evidence = pairs_of(parent, staging, [p.name for p in sample.evidence])
         anchors = pairs_of(parent, staging, [p.name for p in sample.anchors])
@@ -177,6 +178,24 @@ class ExecutionGate:
         details = {**verdict.details, "per_task": flips, "runs": {"parent": str(parent_run or ""),
                                                                   "staging": str(root / "staging")},
                    "simulated": parent.simulated, "k": self.config.k, "seed": self.config.seed}
-        verdict = Verdict(gate=GATE, passed=verdict.passed, reason=verdict.reason, details=details)
+        verdict = GateVerdict(gate=GATE, passed=verdict.passed, reason=verdict.reason, details=details)
         write_json(root / "verdict.json", verdict.model_dump(mode="json"))
         return verdict
+
+    def bound(self, sample: Sample, parent: RunResults | None = None, parent_run: Path | None = None) -> BoundExecution:
+        """This gate with its sample and parent runs fixed: a :class:`~modularrsi.evolve.gates.Gate`."""
+        return BoundExecution(self, sample, parent, parent_run)
+
+
+@dataclass(frozen=True)
+class BoundExecution:
+    """An :class:`ExecutionGate` whose ``check`` takes only the proposal (for :func:`run_chain`)."""
+
+    gate: ExecutionGate
+    sample: Sample
+    parent: RunResults | None = None
+    parent_run: Path | None = None
+    name: str = GATE
+
+    async def check(self, proposal: Proposal) -> GateVerdict:
+        return await self.gate.check(proposal, self.sample, parent=self.parent, parent_run=self.parent_run)

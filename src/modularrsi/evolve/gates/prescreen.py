@@ -31,7 +31,7 @@ from decimal import Decimal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from modularrsi.evolve.gates import Verdict
+from modularrsi.evolve.gates import GateVerdict
 from modularrsi.evolve.proposal import Proposal
 
 GATE = "review"
@@ -66,7 +66,7 @@ class PrescreenRules(BaseModel):
     causal_markers: tuple[str, ...] = CAUSAL
 
 
-def prescreen(proposal: Proposal, task_names: list[str], rules: PrescreenRules) -> Verdict | None:
+def prescreen(proposal: Proposal, task_names: list[str], rules: PrescreenRules) -> GateVerdict | None:
     """A failing review verdict when a rule fires; None when the proposal may go to a reviewer."""
     text = "\n".join([*proposal.added_lines(), *proposal.changed_files, proposal.description])
     checks = (("task_name", task_name_hit(text, task_names, rules)),
@@ -76,7 +76,7 @@ def prescreen(proposal: Proposal, task_names: list[str], rules: PrescreenRules) 
               ("description", description_problem(proposal.description, rules)))
     for rule, problem in checks:
         if problem:
-            return Verdict.fail(GATE, problem, stage="prescreen", rule=rule)
+            return GateVerdict.fail(GATE, problem, stage="prescreen", rule=rule)
     return None
 
 

@@ -21,7 +21,7 @@ import re
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from modularrsi.evolve.gates import Verdict
+from modularrsi.evolve.gates import GateVerdict
 from modularrsi.evolve.gates.prescreen import OUTCOME, TEST_CONTENT, PrescreenRules, prescreen
 from modularrsi.evolve.proposal import Proposal
 from modularrsi.harness.protocols import MODULE_TITLES
@@ -70,31 +70,31 @@ class ReviewGate:
         self.task_names = list(task_names or [])
         self.config = config or ReviewConfig()
 
-    async def check(self, proposal: Proposal) -> Verdict:
+    async def check(self, proposal: Proposal) -> GateVerdict:
         names = self.task_names + proposal.supporting_tasks
         rejected = prescreen(proposal, names, self.config.rules)
         if rejected is not None:
             return rejected
         if self.model is None:
-            return Verdict.ok(GATE, "pre-screen passed (no reviewer model configured)", stage="prescreen")
+            return GateVerdict.ok(GATE, "pre-screen passed (no reviewer model configured)", stage="prescreen")
         messages = review_messages(proposal, names, self.config.max_diff_chars)
         leak = OUTCOME.search(messages[-1].content)
         if leak:
-            return Verdict.fail(GATE, f"review prompt would carry outcome material ('{leak.group(0)}')",
+            return GateVerdict.fail(GATE, f"review prompt would carry outcome material ('{leak.group(0)}')",
                                 stage="reviewer")
         try:
             answer = (await self.model.complete(messages)).content
         except BudgetExceeded:
             raise  # the run stops and resumes here; not a rejection
         except ModelError as exc:
-            return Verdict.fail(GATE, f"reviewer unavailable: {type(exc).__name__}: {exc}", stage="reviewer",
+            return GateVerdict.fail(GATE, f"reviewer unavailable: {type(exc).__name__}: {exc}", stage="reviewer",
                                 model=self.model.name)
         parsed = parse_answer(answer)
         if parsed is None:
-            return Verdict.fail(GATE, "reviewer answer unparseable", stage="reviewer", model=self.model.name,
+            return GateVerdict.fail(GATE, "reviewer answer unparseable", stage="reviewer", model=self.model.name,
                                 answer=answer[:500])
         approve, reason = parsed
-        return Verdict(gate=GATE, passed=approve, reason=f"reviewer: {reason}",
+        return GateVerdict(gate=GATE, passed=approve, reason=f"reviewer: {reason}",
                        details={"stage": "reviewer", "model": self.model.name})
 
 

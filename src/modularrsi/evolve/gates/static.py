@@ -19,8 +19,9 @@ Stages (the first failing one decides; ``details["stage"]`` names it):
    and says READY; ``import_timeout_s`` then bounds the generation's own loading, so a module that
    hangs or crashes at import time fails here instead of in the orchestrator.
 
-Scope is checked before the import although STYLE.md lists it after: it is a file comparison, and
-the import subprocess is the only costly stage. The parent and staging directories are only read.
+Scope is checked before the import although the usual order (parse → import → contract → scope) puts it
+after: it is a file comparison, and the import subprocess is the only costly stage. The parent and staging
+directories are only read.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from modularrsi.evolve.gates import Verdict
+from modularrsi.evolve.gates import GateVerdict
 from modularrsi.evolve.gates.constructs import ConstructRules, construct_problems
 from modularrsi.evolve.proposal import Proposal, generation_diff, manifest_id
 from modularrsi.harness.library import GenerationError, check_source, generation_id
@@ -87,7 +88,7 @@ class StaticGate:
     def __init__(self, config: StaticConfig | None = None):
         self.config = config or StaticConfig()
 
-    async def check(self, proposal: Proposal) -> Verdict:
+    async def check(self, proposal: Proposal) -> GateVerdict:
         scope = scope_problem if self.config.locked else unlocked_scope_problem
         for stage in (consistency_problem, self._source_problem, scope):
             verdict = stage(proposal)
@@ -95,7 +96,7 @@ class StaticGate:
                 return verdict
         return await self._import(proposal)
 
-    def _source_problem(self, proposal: Proposal) -> Verdict | None:
+    def _source_problem(self, proposal: Proposal) -> GateVerdict | None:
         for rel in proposal.changed_files:
             path = proposal.staging_dir / rel
             if not (rel.endswith(".py") and path.is_file()):
@@ -105,29 +106,29 @@ class StaticGate:
                 tree = check_source(Path(rel), source)
             except GenerationError as exc:
                 stage = "parse" if "syntax error" in str(exc) else "constructs"
-                return Verdict.fail(GATE, str(exc), stage=stage, file=rel)
+                return GateVerdict.fail(GATE, str(exc), stage=stage, file=rel)
             problems = construct_problems(tree, self.config.rules)
             if problems:
                 line, problem = problems[0]
-                return Verdict.fail(GATE, f"{rel}:{line}: {problem}", stage="constructs", file=rel, line=line,
+                return GateVerdict.fail(GATE, f"{rel}:{line}: {problem}", stage="constructs", file=rel, line=line,
                                     problems=[f"{n}: {p}" for n, p in problems])
         return None
 
-    async def _import(self, proposal: Proposal) -> Verdict:
+    async def _import(self, proposal: Proposal) -> GateVerdict:
         outcome = await load_in_subprocess(proposal.staging_dir, self.config)
         if isinstance(outcome, str):
-            return Verdict.fail(GATE, outcome, stage="import")
+            return GateVerdict.fail(GATE, outcome, stage="import")
         if not outcome.get("ok"):
-            return Verdict.fail(GATE, outcome.get("reason", "generation refused"), stage="import")
+            return GateVerdict.fail(GATE, outcome.get("reason", "generation refused"), stage="import")
         scope = f"confined to {proposal.locked_module}" if self.config.locked else "module lock off"
-        return Verdict.ok(GATE, f"parses, no banned construct, {scope}, loads as {outcome['id']}",
+        return GateVerdict.ok(GATE, f"parses, no banned construct, {scope}, loads as {outcome['id']}",
                          generation_id=outcome["id"], changed_files=proposal.changed_files)
 
 
-def consistency_problem(proposal: Proposal) -> Verdict | None:
+def consistency_problem(proposal: Proposal) -> GateVerdict | None:
     """The proposal's own account of the change must match the directories."""
-    def fail(reason: str) -> Verdict:
-        return Verdict.fail(GATE, reason, stage="consistency")
+    def fail(reason: str) -> GateVerdict:
+        return GateVerdict.fail(GATE, reason, stage="consistency")
 
     if not (proposal.staging_dir / MANIFEST).is_file():
         return fail(f"{proposal.staging_dir}: no {MANIFEST} (not a generation directory)")
@@ -146,20 +147,20 @@ def consistency_problem(proposal: Proposal) -> Verdict | None:
     return seal_problem(_read(proposal.staging_dir))
 
 
-def seal_problem(manifest: dict) -> Verdict | None:
+def seal_problem(manifest: dict) -> GateVerdict | None:
     """The manifest's id must be the content hash of its entries (as ``library.write_generation`` writes)."""
     try:
         sealed = generation_id(manifest["functions"], manifest["active"])
     except (KeyError, TypeError, AttributeError):
-        return Verdict.fail(GATE, f"{MANIFEST}: malformed (needs functions with module/name/sha256, and active)",
+        return GateVerdict.fail(GATE, f"{MANIFEST}: malformed (needs functions with module/name/sha256, and active)",
                             stage="consistency")
     if manifest.get("id") != sealed:
-        return Verdict.fail(GATE, f"{MANIFEST}: id {manifest.get('id')} is not the content hash {sealed} (write "
+        return GateVerdict.fail(GATE, f"{MANIFEST}: id {manifest.get('id')} is not the content hash {sealed} (write "
                             "the staging generation with library.write_generation)", stage="consistency")
     return None
 
 
-def scope_problem(proposal: Proposal) -> Verdict | None:
+def scope_problem(proposal: Proposal) -> GateVerdict | None:
     """Only the locked module's function files and its part of the manifest may change."""
     locked = proposal.locked_module
     prefix = f"modules/{locked}/"
@@ -167,28 +168,28 @@ def scope_problem(proposal: Proposal) -> Verdict | None:
         if rel == MANIFEST:
             continue
         if not rel.startswith(prefix):
-            return Verdict.fail(GATE, f"{rel} is outside {prefix} (the change is locked to {locked})",
+            return GateVerdict.fail(GATE, f"{rel} is outside {prefix} (the change is locked to {locked})",
                                 stage="scope", file=rel)
         if rel.count("/") != 2 or not rel.endswith(".py"):
-            return Verdict.fail(GATE, f"{rel}: only function files {prefix}<name>.py may change", stage="scope",
+            return GateVerdict.fail(GATE, f"{rel}: only function files {prefix}<name>.py may change", stage="scope",
                                 file=rel)
     links = [p for p in proposal.staging_dir.rglob("*") if p.is_symlink()]
     if links:
-        return Verdict.fail(GATE, f"{links[0]}: symlinks are not allowed in a generation", stage="scope")
+        return GateVerdict.fail(GATE, f"{links[0]}: symlinks are not allowed in a generation", stage="scope")
     problem = manifest_scope_problem(_read(proposal.parent_dir), _read(proposal.staging_dir), locked,
                                      proposal.parent_id)
-    return Verdict.fail(GATE, f"{MANIFEST}: {problem}", stage="scope", file=MANIFEST) if problem else None
+    return GateVerdict.fail(GATE, f"{MANIFEST}: {problem}", stage="scope", file=MANIFEST) if problem else None
 
 
-def unlocked_scope_problem(proposal: Proposal) -> Verdict | None:
+def unlocked_scope_problem(proposal: Proposal) -> GateVerdict | None:
     """Without the module lock: still only function files and the manifest, and no symlinks."""
     for rel in proposal.changed_files:
         if rel != MANIFEST and not (rel.startswith("modules/") and rel.count("/") == 2 and rel.endswith(".py")):
-            return Verdict.fail(GATE, f"{rel}: only modules/<module>/<name>.py files may change", stage="scope",
+            return GateVerdict.fail(GATE, f"{rel}: only modules/<module>/<name>.py files may change", stage="scope",
                                 file=rel)
     links = [p for p in proposal.staging_dir.rglob("*") if p.is_symlink()]
     if links:
-        return Verdict.fail(GATE, f"{links[0]}: symlinks are not allowed in a generation", stage="scope")
+        return GateVerdict.fail(GATE, f"{links[0]}: symlinks are not allowed in a generation", stage="scope")
     return None
 
 

@@ -1,0 +1,115 @@
+"""The services an evolution's stages share (:class:`RunContext`): the lane's epoch loop
+(:mod:`.lane`), integration (:mod:`.integration`) and the finish (:mod:`.finish`) take one.
+
+Samples are shared: rollouts of one (generation, seed) pair are made once, in ``samples/<gen>-s<seed>/``,
+whichever lane or stage asks first; every attempt of every stage waits for one of ``config.concurrency``
+slots. A decided change is recorded in its ``record.json`` and the Evolution History before anyone
+reads it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from modularrsi.evolve.analysis import Analyst, LLMAnalyst, SimAnalyst
+from modularrsi.evolve.config import EvolveConfig
+from modularrsi.evolve.editor import Editor, LLMEditor, SimEditorRole
+from modularrsi.evolve.gates.execution import ExecutionGate
+from modularrsi.evolve.gates.review import ReviewGate
+from modularrsi.evolve.history import Change, History
+from modularrsi.evolve.layout import ProposalLayout, RunLayout
+from modularrsi.evolve.memory import TrajectoryMemory
+from modularrsi.evolve.proposal import manifest_id
+from modularrsi.models.base import ChatModel
+from modularrsi.models.registry import make_model
+from modularrsi.rollouts.config import RunConfig
+from modularrsi.rollouts.results import RunResults
+from modularrsi.rollouts.run import execute
+from modularrsi.rollouts.state import update_state
+from modularrsi.util.files import write_json
+
+Observer = Callable[[str, dict], None]
+
+
+class RunContext:
+    """What the stages of one evolution run share: its config, run directory, memory, history, attempt
+    slots, role models and gates. :class:`~modularrsi.evolve.pipeline.Evolution` runs the stages."""
+
+    def __init__(self, config: EvolveConfig, run_dir: Path, observers: list[Observer] | None = None):
+        self.config, self.run_dir, self.layout = config, run_dir, RunLayout(run_dir)
+        self.observers = observers or []
+        self.slots = asyncio.Semaphore(config.concurrency)  # attempts at once, shared by every stage
+        self.sample_locks: dict[str, asyncio.Lock] = {}
+        self.task_dirs: dict[str, Path] = {}
+        self.memory: TrajectoryMemory = None  # type: ignore[assignment]  # opened by run()
+        self.history = History(self.layout.history)
+
+    def emit(self, event: str, **data: Any) -> None:
+        for observer in self.observers:
+            observer(event, data)
+
+    def set_state(self, **fields: Any) -> None:
+        update_state(self.layout.state, **fields)
+
+    def run_template(self) -> RunConfig:
+        c = self.config
+        return RunConfig(tasks=[], generation=None, model=c.role("agent").model, roles=c.roles, k=c.k,
+                         concurrency=c.concurrency, env=c.env, env_kwargs=c.env_kwargs, seed=c.seed,
+                         max_turns=c.max_turns, max_tokens=c.max_tokens, max_cost_usd=c.max_cost_usd)
+
+    def role_model(self, role: str) -> ChatModel | None:
+        """The model of an LLM role; None for ``sim`` (the sim roles need none)."""
+        settings = self.config.role(role)
+        if settings.model.startswith("sim"):
+            return None
+        return make_model(settings.model, cache_path=self.layout.cache, budget_path=self.layout.budget,
+                          max_tokens=self.config.max_tokens, max_cost_usd=self.config.max_cost_usd,
+                          **settings.kwargs())
+
+    def analyst(self) -> Analyst:
+        model = self.role_model("analyst")
+        return SimAnalyst(self.config.analyst) if model is None else LLMAnalyst(model)
+
+    def editor(self) -> Editor:
+        model = self.role_model("editor")
+        if model is None:
+            return SimEditorRole(seed=self.config.seed, bad_rate=self.config.editor.bad_rate)
+        return LLMEditor(model, max_turns=self.config.editor.max_turns)
+
+    def review_gate(self) -> ReviewGate:
+        return ReviewGate(self.role_model("reviewer"), sorted(self.task_dirs), self.config.gates.review)
+
+    def execution_gate(self, where: ProposalLayout, seed: int) -> ExecutionGate:
+        config = self.config.gates.execution.model_copy(update={"k": self.config.k, "seed": seed})
+        return ExecutionGate(self.run_template(), where.execution, config, slots=self.slots,
+                             budget_path=self.layout.budget)
+
+    async def run_generation(self, generation: Path, seed: int, tasks: list[str]) -> tuple[Path, RunResults]:
+        """Rollouts of ``generation`` on ``tasks`` at ``seed``; one shared directory per (generation, seed)."""
+        key = f"{manifest_id(generation)}-s{seed}"
+        async with self.sample_locks.setdefault(key, asyncio.Lock()):
+            config = self.run_template().model_copy(update={
+                "tasks": [self.task_dirs[t] for t in tasks], "generation": generation, "seed": seed})
+            out = self.layout.sample(key)
+            results = await execute(config, out, slots=self.slots, budget_path=self.layout.budget)
+        return out, results
+
+    def record(self, where: ProposalLayout, change: Change) -> None:
+        """Keep a decided change: a rejected staging copy goes (the parent was only read), then
+        ``record.json`` and the history."""
+        if change.outcome != "promoted" and where.staging.exists():
+            shutil.rmtree(where.staging)
+        write_json(where.record, change.model_dump(mode="json"))
+        self.history.record(change)
+
+    def settle(self, where: ProposalLayout, change: Change) -> Change:
+        """:meth:`record` a lane's change, store its verdicts in the memory and tell the observers."""
+        self.record(where, change)
+        self.memory.put("gate_verdicts", change.lane, change.epoch, change.model_dump(mode="json"), key=change.id)
+        self.emit("gate", lane=change.lane, epoch=change.epoch, change=change.id, outcome=change.outcome,
+                  rejected_by=change.rejected_by, reason=change.reason)
+        return change

@@ -1,0 +1,28 @@
+"""Settings from a YAML file merged with overrides, validated once by the settings model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+
+def load_settings[M: BaseModel](model: type[M], path: Path | None, overrides: dict[str, Any] | None = None) -> M:
+    """``model`` from the mapping in ``path`` (none: defaults) updated with ``overrides``; a ValueError
+    naming the file and the first bad field otherwise."""
+    data: dict[str, Any] = {}
+    if path is not None:
+        try:
+            data = yaml.safe_load(Path(path).read_text()) or {}
+        except (OSError, yaml.YAMLError) as exc:
+            raise ValueError(f"{path}: cannot read ({exc})") from None
+        if not isinstance(data, dict):
+            raise ValueError(f"{path}: must be a mapping of settings")
+    try:
+        return model.model_validate({**data, **(overrides or {})})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
+        raise ValueError(f"{path or 'config'}: field '{where}': {first['msg']}") from None
