@@ -1,8 +1,9 @@
 """The import arrows of ``src/modularrsi`` point one way (README, "Layout"):
-``cli → evolve → rollouts → harness → models``; ``tasks`` sits on ``models``, ``sandbox`` and ``engines``
-only, and ``sandbox`` and ``engines`` on nothing; ``report`` reads the run files through evolve's and rollouts' models; ``util`` and
-``offline`` are the floor everyone may stand on. Every import counts, a lazy one inside a function too,
-and no two modules import each other, directly or round a circle."""
+``cli → evolve → rollouts → harness → models``; ``tasks`` sits on ``models``, ``sandbox`` and
+``engines`` only, and ``sandbox`` and ``engines`` on nothing; ``report`` reads the run files through
+evolve's and rollouts' models; ``util`` and ``offline`` are the floor everyone may stand on. Every
+import counts, a lazy one inside a function too, and no two modules import each other, directly or
+round a circle."""
 
 from __future__ import annotations
 
