@@ -60,6 +60,7 @@ class OfflinePodman(PodmanEnvironment):
     """Harbor's podman environment, with local stand-ins for registry images it cannot pull."""
 
     def __init__(self, environment_dir: Path, *args: Any, trial_paths: Any = None, **kwargs: Any) -> None:
+        self._task_toml = Path(environment_dir).parent / "task.toml"  # the task's, not the unpinned copy's
         environment_dir = unpinned_copy(environment_dir, trial_paths.trial_dir) if trial_paths else environment_dir
         super().__init__(environment_dir, *args, trial_paths=trial_paths, **kwargs)
 
@@ -104,7 +105,7 @@ class OfflinePodman(PodmanEnvironment):
         path = await super()._write_resources_compose_file()
         compose = json.loads(path.read_text())
         main = compose.setdefault("services", {}).setdefault("main", {})
-        main["pids_limit"] = pids_max(self.environment_dir.parent / "task.toml")
+        main["pids_limit"] = pids_max(self._task_toml)
         path.write_text(json.dumps(compose))
         return path
 
