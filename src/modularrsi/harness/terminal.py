@@ -6,7 +6,7 @@ version check, session start, history limit); when it is missing, Harbor's own s
 
 from __future__ import annotations
 
-import asyncio
+import shlex
 from pathlib import PurePosixPath
 
 from harbor.agents.terminus_2.tmux_session import TmuxSession
@@ -15,7 +15,10 @@ from harbor.environments.base import BaseEnvironment
 #: Exit code of the combined start command when tmux is not installed in the environment.
 TMUX_MISSING = 97
 HISTORY_LIMIT = 10_000_000  # as Harbor sets it
-PROMPT_WAIT_S = 5.0  # the longest a start waits for the shell's prompt
+#: A start waits (at most 250 × 20 ms) until the shell has drawn something, so the first observation
+#: never shows an empty screen because bash was still starting (Harbor's three start commands give it
+#: that time by chance; one command does not).
+PROMPT_POLLS = 250
 
 
 class TmuxTerminal:
@@ -23,7 +26,7 @@ class TmuxTerminal:
 
     def __init__(self, environment: BaseEnvironment, session_name: str, log_path: PurePosixPath,
                  pane_width: int = 160, pane_height: int = 40, extra_env: dict[str, str] | None = None):
-        self.environment = environment
+        self.environment, self.name = environment, session_name
         self.session = TmuxSession(session_name=session_name, environment=environment, logging_path=log_path,
                                    local_asciinema_recording_path=None, remote_asciinema_recording_path=None,
                                    pane_width=pane_width, pane_height=pane_height, extra_env=extra_env,
@@ -33,24 +36,18 @@ class TmuxTerminal:
 
     async def start(self) -> None:
         """Harbor's session start in one command: check tmux, start the session, raise its history
-        limit (a failure there is ignored, as Harbor does)."""
+        limit (a failure there is ignored, as Harbor does), wait for the shell's prompt."""
+        name = shlex.quote(self.name)
         command = (f"command -v tmux >/dev/null 2>&1 || exit {TMUX_MISSING}; "
                    f"{self.session._tmux_start_session} || exit $?; "
-                   f"tmux set-option -g history-limit {HISTORY_LIMIT} >/dev/null 2>&1; exit 0")
+                   f"tmux set-option -g history-limit {HISTORY_LIMIT} >/dev/null 2>&1; "
+                   f"for _ in $(seq {PROMPT_POLLS}); do "  # until bash has drawn its prompt (see PROMPT_POLLS)
+                   f"tmux capture-pane -p -t {name} | grep -q '[^[:space:]]' && break; sleep 0.02; done; exit 0")
         result = await self.environment.exec(command, user=self.environment.default_user)
         if result.return_code == TMUX_MISSING:
             await self.session.start()
         elif result.return_code != 0:
             raise RuntimeError(f"Failed to start tmux session. Error: {result.stderr}")
-        await self._until_prompt_drawn()
-
-    async def _until_prompt_drawn(self, limit_s: float = PROMPT_WAIT_S) -> None:
-        """Return once the shell has drawn something (its prompt), so the first observation never shows
-        an empty screen because bash was still starting (Harbor's three start commands give it that
-        time by chance; one command does not)."""
-        deadline = asyncio.get_running_loop().time() + limit_s
-        while not (await self.screen()).strip() and asyncio.get_running_loop().time() < deadline:
-            await asyncio.sleep(0.05)
 
     async def send_keys(self, keys: str, min_timeout_sec: float = 0.0) -> None:
         self.keys_sent.append(keys)
