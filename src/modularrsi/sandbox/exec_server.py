@@ -24,7 +24,6 @@ import os
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,6 +32,11 @@ from typing import IO
 
 EXECD = Path(__file__).with_name("execd.py")
 START_TIMEOUT_S = 30.0
+
+
+def scratch_file() -> IO[bytes]:
+    """An anonymous in-memory file (memfd) for a command's request or output: no disk round trip."""
+    return os.fdopen(os.memfd_create("modularrsi-exec", os.MFD_CLOEXEC), "w+b")
 
 
 class ExecServerUnavailable(RuntimeError):
@@ -211,7 +215,7 @@ class ExecServer:
                    "keep_caps": list(who.keep_caps)}
         ident = next(self._ids)
         future = self._loop.create_future()
-        with tempfile.TemporaryFile() as spec:
+        with scratch_file() as spec:
             spec.write(marshal.dumps(request))
             spec.flush()
             fds = [spec.fileno(), stdout.fileno(), stderr.fileno(), *([stdin.fileno()] if stdin else [])]

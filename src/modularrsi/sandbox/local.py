@@ -41,7 +41,6 @@ import posixpath
 import pwd
 import shutil
 import signal
-import tempfile
 import tomllib
 from pathlib import Path
 from typing import IO, Any
@@ -52,7 +51,7 @@ from harbor.models.task.config import NetworkMode
 
 from modularrsi.sandbox import transfer
 from modularrsi.sandbox.dockerfile import CopyStep, DockerfileRefused, EnvironmentPlan, parse_dockerfile
-from modularrsi.sandbox.exec_server import ExecServer, ExecServerDied, ExecServerUnavailable, Privileges
+from modularrsi.sandbox.exec_server import ExecServer, ExecServerDied, ExecServerUnavailable, Privileges, scratch_file
 from modularrsi.sandbox.host import check_host_requirements, require_tools
 from modularrsi.sandbox.launcher import DEFAULT_PATH, UID_BASE, UID_COUNT, LaunchPlan, launch
 from modularrsi.sandbox.layout import PRIVATE_DIRS, check_workdir, hidden_trials_dir, hostname_for
@@ -285,7 +284,7 @@ class LocalSandbox(BaseEnvironment):
             raise RuntimeError("LocalSandbox: exec before start (or after stop)")
         who, user_env = self._privileges(self._resolve_user(user))
         full_env = {**self._exec_env(env), **user_env}
-        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        with scratch_file() as out, scratch_file() as err:
             try:
                 code = await self._run(command, cwd or self.workdir, full_env, who, out, err, timeout_sec)
             except TimeoutError:
@@ -334,8 +333,8 @@ class LocalSandbox(BaseEnvironment):
         if self._child_pid is None:
             raise RuntimeError("LocalSandbox: transfer before start (or after stop)")
         env = {"PATH": DEFAULT_PATH, "HOME": "/root", "LANG": "C.UTF-8"}
-        with tempfile.TemporaryFile() as err, contextlib.ExitStack() as stack:
-            out = stdout or stack.enter_context(tempfile.TemporaryFile())
+        with scratch_file() as err, contextlib.ExitStack() as stack:
+            out = stdout or stack.enter_context(scratch_file())
             code = await self._run(command, "/", env, ROOT, out, err, None, stdin)
             if code != 0:
                 tail = _read(err).strip().splitlines()[-1:] or [f"exit {code}"]
