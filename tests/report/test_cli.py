@@ -100,17 +100,24 @@ def test_report_serve_prints_its_port_and_stops_on_ctrl_c(synthetic_run, tmp_pat
     command = [str(Path(sys.executable).parent / "modularrsi"), "report", str(synthetic_run), "--out",
                str(tmp_path / "r.html"), "--serve", "--port", "0"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               stdin=subprocess.DEVNULL, start_new_session=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
                                env={**os.environ, "COLUMNS": "200"})
     try:
         line = ""
         while "serving" not in line:
             line = process.stdout.readline()
             assert line or process.poll() is None, "the command ended before serving"
+        later: list[str] = []
+        threading.Thread(target=lambda: later.extend(process.stdout), daemon=True).start()  # never blocks it
         url = line.split()[1]
         assert url.startswith("http://127.0.0.1:")
         assert b"<!DOCTYPE html>" in urllib.request.urlopen(url, timeout=10).read()
         process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=30) == 0
+        try:
+            assert process.wait(timeout=30) == 0
+        except subprocess.TimeoutExpired:
+            raise AssertionError("still serving 30 s after Ctrl-C; its output: " + "".join(later)[-2000:]) from None
     finally:
         if process.poll() is None:
             process.kill()
