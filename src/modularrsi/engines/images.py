@@ -22,55 +22,13 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from modularrsi.engines.cpython import build_python_image, find_cpython, python_want
 from modularrsi.engines.engine import Engine, EngineError
+from modularrsi.engines.refs import SUITES, ImageRef, parse_ref, suite_of
 
-#: Registry prefixes under which tasks name Docker Hub's official images.
-REGISTRY_PREFIXES = ("docker.io/library/", "docker.io/", "index.docker.io/library/", "library/",
-                     "public.ecr.aws/docker/library/", "mirror.gcr.io/library/")
-#: Debian suites that can be bootstrapped, by every tag that names them.
-SUITES = {"bookworm": ("bookworm", "bookworm-slim", "12", "12-slim"),
-          "trixie": ("trixie", "trixie-slim", "13", "13-slim")}
 DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 HOST_CA = Path("/etc/ssl/certs/ca-certificates.crt")
 CACHE = Path.home() / ".cache" / "modularrsi" / "rootfs"
-
-
-@dataclass(frozen=True)
-class ImageRef:
-    """An image reference split into repository (registry prefix removed), tag and digest."""
-
-    raw: str
-    repository: str
-    tag: str
-    digest: str = ""
-
-    @property
-    def pinned(self) -> bool:
-        return bool(self.digest)
-
-    @property
-    def local_name(self) -> str:
-        """The reference without its digest: what a local build is tagged as."""
-        return self.raw.split("@")[0]
-
-
-def parse_ref(raw: str) -> ImageRef:
-    name, _, digest = raw.partition("@")
-    last = name.rsplit("/", 1)[-1]
-    tag = last.partition(":")[2] or "latest"
-    repository = name[: len(name) - len(tag) - 1] if ":" in last else name
-    for prefix in REGISTRY_PREFIXES:
-        if repository.startswith(prefix):
-            repository = repository[len(prefix):]
-            break
-    return ImageRef(raw, repository, tag, digest)
-
-
-def suite_of(ref: ImageRef) -> str | None:
-    """The Debian suite a reference names, if it names one."""
-    if ref.repository != "debian":
-        return None
-    return next((suite for suite, tags in SUITES.items() if ref.tag in tags), None)
 
 
 def why_not_buildable(ref: ImageRef) -> str:
@@ -126,12 +84,15 @@ class Need:
     tasks: list[str] = field(default_factory=list)
     present: bool = False
     suite: str | None = None
+    cpython: str = ""  # "3.12.1 (/root/.pyenv/versions/3.12.1)" when built from a host CPython
     reason: str = ""
 
     @property
     def status(self) -> str:
         if self.present:
             return "present"
+        if self.cpython:
+            return f"missing: build from CPython {self.cpython} on Debian {self.suite}"
         return f"missing: bootstrap from Debian {self.suite}" if self.suite else f"missing: {self.reason}"
 
 
@@ -145,26 +106,46 @@ def list_needs(task_dirs: list[Path], engine: Engine | None) -> list[Need]:
     for need in needs.values():
         ref = parse_ref(need.image)
         need.present = engine is not None and engine.has_image(ref.local_name)
-        need.suite = suite_of(ref)
-        need.reason = "" if need.suite else why_not_buildable(ref)
+        _plan(need, ref)
     return sorted(needs.values(), key=lambda n: n.image)
 
 
+def _plan(need: Need, ref: ImageRef) -> None:
+    """How ``need`` can be built here (a Debian suite, or a host CPython on one), or why not."""
+    need.suite = suite_of(ref)
+    want = python_want(ref)
+    if need.suite or want is None:
+        need.reason = "" if need.suite else why_not_buildable(ref)
+        return
+    found = find_cpython(want)
+    if isinstance(found, str):
+        need.reason = f"{ref.repository}:{ref.tag} {found}"
+        return
+    need.suite, need.cpython = want.suite, f"{found[0]} ({found[1]})"
+
+
 def bootstrap(names: list[str], engine: Engine, trust_host_ca: bool = False, cache: Path = CACHE) -> dict[str, str]:
-    """Build each Debian-family name from Debian's archive and tag it under exactly that name (digest
-    dropped). Returns name -> what happened; raises :class:`EngineError` for a name it cannot build."""
-    refs = [parse_ref(n) for n in names]
-    bad = [f"{r.raw} ({why_not_buildable(r)})" for r in refs if suite_of(r) is None]
+    """Build each name from Debian's archive (a Debian suite) or from a host CPython on a Debian
+    suite (an official ``python`` tag), and tag it under exactly that name (digest dropped). Returns
+    name -> what happened; raises :class:`EngineError` for a name it cannot build."""
+    needs = [Need(name) for name in names]
+    for need in needs:
+        _plan(need, parse_ref(need.image))
+    bad = [f"{n.image} ({n.reason})" for n in needs if n.suite is None]
     if bad:
         raise EngineError(f"cannot bootstrap {'; '.join(bad)}")
     done: dict[str, str] = {}
-    for suite in sorted({suite_of(r) for r in refs}):
+    for suite in sorted({n.suite for n in needs if n.suite}):
         local = f"localhost/modularrsi-debian:{suite}{'-hostca' if trust_host_ca else ''}"
         if not engine.has_image(local) or trust_host_ca:
             _import_suite(engine, suite, local, trust_host_ca, cache)
-        targets = [name for r in refs if suite_of(r) == suite for name in _tag_names(r)]
-        engine.tag(local, *targets)
-        done.update({r.raw: f"tagged {r.local_name} (Debian {suite} minbase)" for r in refs if suite_of(r) == suite})
+        for need in (n for n in needs if n.suite == suite):
+            ref = parse_ref(need.image)
+            if need.cpython:
+                done[ref.raw] = build_python_image(engine, ref, local, _tag_names(ref))
+            else:
+                engine.tag(local, *_tag_names(ref))
+                done[ref.raw] = f"tagged {ref.local_name} (Debian {suite} minbase)"
     return done
 
 
