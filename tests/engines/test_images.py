@@ -237,3 +237,17 @@ def test_env_auto_picks_local_for_the_subset_and_an_engine_for_the_rest(tmp_path
         auto_choice(task, engine=None)
     if ENGINE is not None:
         assert resolve_environment("auto", task)[0] == ENGINE.name
+
+
+def test_a_task_whose_base_image_is_missing_is_refused_in_one_line_before_a_trial(tmp_path):
+    from modularrsi.tasks.trials import EnvironmentUnavailable, resolve_environment
+
+    task = terminal_bench_style_task(tmp_path / "tasks")
+    dockerfile = task / "environment" / "Dockerfile"
+    text = dockerfile.read_text().replace("FROM debian:bookworm-slim AS build", "FROM golang:1.24 AS build")
+    dockerfile.write_text(text)
+    with pytest.raises(EnvironmentUnavailable) as refused:
+        resolve_environment("podman", task)
+    message = str(refused.value)
+    assert "\n" not in message and message.startswith("tb-style: base image missing from podman: golang:1.24")
+    assert "Go toolchain" in message and "it needs a registry" in message

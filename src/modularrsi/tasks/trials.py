@@ -98,7 +98,23 @@ def resolve_environment(name: str, task_dir: Path,
                         kwargs: dict[str, Any] | None = None) -> tuple[str, EnvironmentConfig]:
     """The environment that runs ``task_dir``: ``name`` itself, or for ``auto`` the per-task choice."""
     chosen = auto_choice(task_dir) if name == "auto" else name
+    if chosen in ("podman", "docker"):
+        check_base_images(task_dir, chosen)
     return chosen, environment_config(chosen, kwargs)
+
+
+def check_base_images(task_dir: Path, engine: str) -> None:
+    """Refuse, in one line, a task whose base image ``engine`` lacks (this machine has no registry
+    to pull it from): say how to build it here, or why it cannot be."""
+    from modularrsi.engines.engine import Engine
+    from modularrsi.engines.images import list_needs
+
+    missing = [need for need in list_needs([task_dir], Engine(engine)) if not need.present]
+    if missing:
+        what = "; ".join(f"{need.image} ({need.status})" for need in missing)
+        hint = " — run: modularrsi images bootstrap " + " ".join(n.image for n in missing if n.suite) \
+            if any(n.suite for n in missing) else ""
+        raise EnvironmentUnavailable(f"{task_dir.name}: base image missing from {engine}: {what}{hint}")
 
 
 @dataclass(frozen=True)
