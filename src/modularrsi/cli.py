@@ -79,6 +79,7 @@ def _print_results(results) -> None:
     table.add_row("tokens in/out", f"{o.input_tokens:,} / {o.output_tokens:,}", "")
     table.add_row("cost (USD)", f"{o.cost_usd:.4f}", "")
     table.add_row("invalid attempts", str(o.invalid_attempts), "")
+    table.add_row("environments", results.environments(), "")
     table.add_row("tasks all-pass / mixed / all-fail",
                   f"{o.all_pass_share:.0%} / {o.mixed_share:.0%} / {o.all_fail_share:.0%}", "")
     console.print(table)

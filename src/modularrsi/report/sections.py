@@ -145,7 +145,8 @@ def results_section(results: RunResults | None) -> Section | None:
             (("acc", "Acc"), ("pass_at_k", f"Pass@{o.k}"), ("pass_hat_k", f"Pass^{o.k}"), ("mean_steps", "mean steps"))]
     rows += [["tokens in / out", f"{o.input_tokens:,} / {o.output_tokens:,}", ""],
              ["cost (USD)", f"{o.cost_usd:.4f}", ""],
-             ["invalid attempts", str(o.invalid_attempts), ""]]
+             ["invalid attempts", str(o.invalid_attempts), ""],
+             ["environments", esc(results.environments()), ""]]
     shares = svg.stacked_bars([("tasks", {"all_pass": o.all_pass_share, "mixed": o.mixed_share,
                                           "all_fail": o.all_fail_share})],
                               [("all_pass", "all pass"), ("mixed", "mixed"), ("all_fail", "all fail")],

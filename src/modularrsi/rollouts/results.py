@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import asdict
 
 from pydantic import BaseModel, ConfigDict
@@ -82,6 +83,11 @@ class RunResults(BaseModel):
     overall: Overall
     per_task: list[PerTask]
     attempts: list[AttemptRow]
+
+    def environments(self) -> str:
+        """Which environments ran the attempts, with counts ("local 30 · podman 6")."""
+        counts = Counter(a.environment or "unrecorded" for a in self.attempts)
+        return " · ".join(f"{name} {n}" for name, n in counts.most_common())
 
 
 def build_results(run_id: str, model: str, generation: str, attempts: list[Attempt], k: int,
