@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -38,6 +39,7 @@ def test_run_writes_valid_results_and_atif_trajectories(tmp_path):
     results = RunResults.model_validate_json((out / "results.json").read_text())
     assert results.simulated and results.overall.tasks == 2 and len(results.attempts) == 4
     assert {a.environment for a in results.attempts} == {"local"}  # --env auto: the shipped tasks fit LocalSandbox
+    assert results.environments() == "local 4" and re.search(r"environments\s+.\s+local 4", result.stdout)
     assert {p.name for p in (out / "trials").iterdir()} == {f"{n}__a{i}" for n in SMALL[:2] for i in range(2)}
     for path in (out / "trials").glob("*/agent/trajectory.json"):
         validator = TrajectoryValidator()
