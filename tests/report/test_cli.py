@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import shutil
 import signal
 import subprocess
@@ -12,7 +13,6 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -97,27 +97,31 @@ def test_server_answers_on_loopback_only(tmp_path):
 
 
 def test_report_serve_prints_its_port_and_stops_on_ctrl_c(synthetic_run, tmp_path):
-    command = [str(Path(sys.executable).parent / "modularrsi"), "report", str(synthetic_run), "--out",
-               str(tmp_path / "r.html"), "--serve", "--port", "0"]
+    """Started with SIGINT ignored, as a shell's background job (CI) starts everything: the server
+    still stops on Ctrl-C. No preexec_fn: forking with one in a threaded process can deadlock the child."""
+    command = [sys.executable, "-c", "import signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+               "from modularrsi.cli import main; sys.argv[0] = 'modularrsi'; main()",
+               "report", str(synthetic_run), "--out", str(tmp_path / "r.html"), "--serve", "--port", "0"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                stdin=subprocess.DEVNULL, start_new_session=True,
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
                                env={**os.environ, "COLUMNS": "200"})
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in process.stdout], daemon=True).start()
+    seen: list[str] = []
     try:
-        line = ""
-        while "serving" not in line:
-            line = process.stdout.readline()
-            assert line or process.poll() is None, "the command ended before serving"
-        later: list[str] = []
-        threading.Thread(target=lambda: later.extend(process.stdout), daemon=True).start()  # never blocks it
-        url = line.split()[1]
+        while not any("serving" in line for line in seen):
+            try:
+                seen.append(lines.get(timeout=60))
+            except queue.Empty:
+                raise AssertionError(f"not serving after 60 s; its output: {''.join(seen)[-2000:]}") from None
+        url = next(line for line in seen if "serving" in line).split()[1]
         assert url.startswith("http://127.0.0.1:")
         assert b"<!DOCTYPE html>" in urllib.request.urlopen(url, timeout=10).read()
         process.send_signal(signal.SIGINT)
         try:
             assert process.wait(timeout=30) == 0
         except subprocess.TimeoutExpired:
-            raise AssertionError("still serving 30 s after Ctrl-C; its output: " + "".join(later)[-2000:]) from None
+            raise AssertionError("still serving 30 s after Ctrl-C; its output: " + "".join(seen)[-2000:]) from None
     finally:
         if process.poll() is None:
             process.kill()

@@ -6,6 +6,8 @@ file's own name are answered; everything else is 404. Nothing listens beyond the
 
 from __future__ import annotations
 
+import signal
+import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -34,7 +36,13 @@ def make_server(path: Path, port: int = 0) -> ThreadingHTTPServer:
 
 
 def serve(path: Path, port: int, ready: Callable[[str], None]) -> None:
-    """Serve ``path`` until Ctrl-C; ``ready`` receives the URL once the socket listens."""
+    """Serve ``path`` until Ctrl-C; ``ready`` receives the URL once the socket listens.
+
+    Ctrl-C is taken even when this process started with SIGINT ignored (as a shell's background job
+    does, and everything started from it): Python installs no handler then, and Ctrl-C would do nothing.
+    """
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     server = make_server(path, port)
     ready(f"http://127.0.0.1:{server.server_port}/")
     try:
