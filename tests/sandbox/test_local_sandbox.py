@@ -201,6 +201,9 @@ async def test_dockerfile_copy_env_and_run_apply_at_start(task_factory, tmp_path
     ("FROM debian\nRUN apt-get install -y no-such-package-xyz\n", "no-such-package-xyz not installed"),
     ("FROM alpine:3.19\n", "base image 'alpine:3.19' does not map"),
     ("FROM debian\nWORKDIR /usr/src/app\n", "WORKDIR /usr/src/app lies inside the host's read-only /usr"),
+    # the host's python3 plays a python base only when the versions agree (else --env auto builds the image)
+    ("FROM python:3.99-slim\n", r"asks for CPython 3\.99, and this host's python3 is"),
+    ("FROM python:latest\n", r"asks for CPython \(no version named\)"),
 ])
 async def test_unsupported_environments_are_refused_before_start(task_factory, tmp_path, dockerfile, needle):
     toml = "[environment]\nnetwork_mode = \"no-network\"\n"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -58,6 +59,30 @@ def check_host_requirements(plan: EnvironmentPlan, dockerfile: Path) -> None:
         raise SandboxBuildFailedError(
             f"{dockerfile}: base image {plan.base} needs {', '.join(tools)}, which this host lacks; "
             "install it or use --env docker")
+    asked, have = python_asked(plan.base), host_python()
+    if asked is not None and not (asked and have and (have == asked or have.startswith(asked + ".")
+                                                      or asked.startswith(have + "."))):
+        raise SandboxBuildFailedError(
+            f"{dockerfile}: base image {plan.base} asks for CPython {asked or '(no version named)'}, and this "
+            f"host's python3 is {have or 'missing'}; run it with --env auto or podman "
+            f"(modularrsi images bootstrap {plan.base})")
+
+
+def python_asked(base: str) -> str | None:
+    """The CPython version an official ``python`` base names ("3.12", "3.12.7", "3"; "" for none, as
+    in ``python:latest``), or None when the base is not the ``python`` image."""
+    name, _, tag = base.split("@")[0].rpartition("/")[2].partition(":")
+    if name != "python":
+        return None
+    match = re.match(r"\d+(?:\.\d+){0,2}", tag)
+    return match[0] if match else ""
+
+
+@functools.cache
+def host_python() -> str | None:
+    """X.Y of the python3 a sandbox runs (the host's /usr/bin/python3, read from its link target)."""
+    match = re.fullmatch(r"python(\d+\.\d+)", Path("/usr/bin/python3").resolve().name)
+    return match[1] if match else None
 
 
 def require_tools(tools: list[str]) -> None:
