@@ -69,7 +69,9 @@ def reason_class(problem: str) -> str:
     """A short class for a failed task's reason (the full line is printed beside it)."""
     for needle, label in (("needs a registry", "base image needs a registry"),
                           ("does not have as a self-contained", "CPython version not on this host"),
-                          ("Could not resolve host", "verifier downloads from the internet"),
+                          ("Could not resolve host", "needs the internet beyond package registries"),
+                          ("/root/.local/bin/uv", "needs the internet beyond package registries"),
+                          ("DownloadVerifierDirError", "engine lost the container before the verifier's download"),
                           ("oracle got reward", "oracle not rewarded"), ("nop got reward", "nop rewarded"),
                           ("build", "image build failed")):
         if needle in problem:

@@ -204,6 +204,7 @@ async def test_dockerfile_copy_env_and_run_apply_at_start(task_factory, tmp_path
     # the host's python3 plays a python base only when the versions agree (else --env auto builds the image)
     ("FROM python:3.99-slim\n", r"asks for CPython 3\.99, and this host's python3 is"),
     ("FROM python:latest\n", r"asks for CPython \(no version named\)"),
+    ("FROM gcc:99.1.0-bookworm\n", r"asks for GCC 99\.1\.0, and this host's gcc is"),
 ])
 async def test_unsupported_environments_are_refused_before_start(task_factory, tmp_path, dockerfile, needle):
     toml = "[environment]\nnetwork_mode = \"no-network\"\n"

@@ -59,29 +59,44 @@ def check_host_requirements(plan: EnvironmentPlan, dockerfile: Path) -> None:
         raise SandboxBuildFailedError(
             f"{dockerfile}: base image {plan.base} needs {', '.join(tools)}, which this host lacks; "
             "install it or use --env docker")
-    asked, have = python_asked(plan.base), host_python()
-    if asked is not None and not (asked and have and (have == asked or have.startswith(asked + ".")
-                                                      or asked.startswith(have + "."))):
-        raise SandboxBuildFailedError(
-            f"{dockerfile}: base image {plan.base} asks for CPython {asked or '(no version named)'}, and this "
-            f"host's python3 is {have or 'missing'}; run it with --env auto or podman "
-            f"(modularrsi images bootstrap {plan.base})")
+    _check_base_version(plan.base, dockerfile)
 
 
-def python_asked(base: str) -> str | None:
-    """The CPython version an official ``python`` base names ("3.12", "3.12.7", "3"; "" for none, as
-    in ``python:latest``), or None when the base is not the ``python`` image."""
+#: Official images whose tag names a tool version, and the host binary whose link target names the
+#: version a sandbox would run instead (``/usr/bin/python3 -> python3.11``, ``/usr/bin/gcc -> gcc-12``).
+VERSIONED_BASES = {"python": ("CPython", "/usr/bin/python3", r"python(\d+\.\d+)"),
+                   "gcc": ("GCC", "/usr/bin/gcc", r"gcc-(\d+)")}
+
+
+def _check_base_version(base: str, dockerfile: Path) -> None:
+    """A versioned base (``python:3.12-slim``, ``gcc:13``) plays on the host only at the host's version."""
+    name, asked = base_version(base)
+    if name not in VERSIONED_BASES:
+        return
+    tool, binary, _ = VERSIONED_BASES[name]
+    have = host_version(name)
+    if asked and have and (have == asked or have.startswith(asked + ".") or asked.startswith(have + ".")):
+        return
+    raise SandboxBuildFailedError(
+        f"{dockerfile}: base image {base} asks for {tool} {asked or '(no version named)'}, and this host's "
+        f"{Path(binary).name} is {have or 'missing'}; run it with --env auto or podman "
+        f"(modularrsi images list names how its image is built, or why it cannot be here)")
+
+
+def base_version(base: str) -> tuple[str, str]:
+    """An image's name and the version its tag starts with ("python:3.12-slim" -> ("python", "3.12");
+    "" when the tag names none, as in ``python:latest``)."""
     name, _, tag = base.split("@")[0].rpartition("/")[2].partition(":")
-    if name != "python":
-        return None
     match = re.match(r"\d+(?:\.\d+){0,2}", tag)
-    return match[0] if match else ""
+    return name, match[0] if match else ""
 
 
 @functools.cache
-def host_python() -> str | None:
-    """X.Y of the python3 a sandbox runs (the host's /usr/bin/python3, read from its link target)."""
-    match = re.fullmatch(r"python(\d+\.\d+)", Path("/usr/bin/python3").resolve().name)
+def host_version(name: str) -> str | None:
+    """The version of ``name``'s tool a sandbox runs, read from the host binary's link target."""
+    _, binary, pattern = VERSIONED_BASES[name]
+    match = re.fullmatch(pattern, Path(binary).resolve().name.removeprefix("x86_64-linux-gnu-")
+                         .removeprefix("aarch64-linux-gnu-"))
     return match[1] if match else None
 
 
