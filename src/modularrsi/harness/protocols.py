@@ -62,7 +62,20 @@ CONTRACTS: dict[tuple[str, str], dict[str, bool]] = {
 CORE_SLOTS = ("agent_loop", "tool_use", "context", "completion")
 
 __all__ = ["Action", "CONTRACTS", "CORE_SLOTS", "Ctx", "Ending", "LoopAPI", "LoopState", "MODULES",
-           "Message", "Reply", "Terminal", "Verdict"]
+           "Message", "Reply", "Terminal", "Verdict", "limit_bytes"]
+
+
+def limit_bytes(text: str, max_bytes: int) -> str:
+    """``text`` if its UTF-8 form fits ``max_bytes``, else its first and last ``max_bytes // 2`` bytes
+    around a line saying how many interior bytes were left out (Terminus-2's rule and wording)."""
+    data = text.encode("utf-8")
+    if len(data) <= max_bytes:
+        return text
+    half = max_bytes // 2
+    head = data[:half].decode("utf-8", errors="ignore")
+    tail = data[-half:].decode("utf-8", errors="ignore")
+    omitted = len(data) - len(head.encode("utf-8")) - len(tail.encode("utf-8"))
+    return f"{head}\n[... output limited to {max_bytes} bytes; {omitted} interior bytes omitted ...]\n{tail}"
 
 
 @dataclass(frozen=True)
@@ -170,7 +183,6 @@ class Ctx:
     params: dict[str, Any]
     memo: dict[str, Any]
     history: list[Message]
-    log: Any = None
 
 
 class LoopAPI(Protocol):
