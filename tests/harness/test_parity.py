@@ -28,7 +28,8 @@ ORDINARY = [
 #: A reply cut off at the output limit whose JSON the parser could repair: nothing of it may run.
 CUT_OFF = {"content": '{"analysis": "a", "plan": "p", "commands": [{"keystrokes": "echo cut > /app/cut.txt\\n", '
                       '"duration": 0.1}', "finish_reason": "length"}
-LONG = "seq -s ' ' 1 3000\n"  # one 14 KB line: more than the 10 KB an observation keeps
+LONG = "seq -s ' ' 1 3000\n"  # one 14 KB line: more than the 10 KB an observation keeps (waits: 1 s, so
+# that the whole line is on the screen when both agents read it, even on a busy machine)
 
 
 @pytest.fixture(autouse=True)
@@ -57,9 +58,9 @@ async def test_a_cut_off_reply_runs_nothing_and_is_answered_as_terminus2_does(ta
 async def test_long_outputs_and_an_unknown_models_context_window(task_factory, tmp_path):
     """Eight long observations (about 40,000 tokens in all) with default settings: limited twice, as
     Terminus-2 limits them, and never summarised (an unknown model's window is 1,000,000 tokens)."""
-    script = [reply([(LONG, 0.3)]) for _ in range(8)] + [
-        reply([("seq -s ' ' 1 4000\n", 0.3)], done=True),                           # a long claim: limited once
-        reply([("seq -s ' ' 1 5000; echo done > /app/done.txt\n", 0.3)], done=True)]  # confirmed, long
+    script = [reply([(LONG, 1.0)]) for _ in range(8)] + [
+        reply([("seq -s ' ' 1 4000\n", 1.0)], done=True),                           # a long claim: limited once
+        reply([("seq -s ' ' 1 5000; echo done > /app/done.txt\n", 1.0)], done=True)]  # confirmed, long
     terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, script)
     assert_parity(terminus, modular)
     assert "interior bytes omitted" in modular.prompts[1][-1]["content"]
@@ -77,7 +78,7 @@ async def test_the_shell_exits(task_factory, tmp_path):
 async def test_summarisation_with_both_context_limits_set_equal(task_factory, tmp_path):
     """The first turns fit a 13,000-token window; the long observation does not leave the 8,000 free
     tokens both agents keep, so both hand off through the same three summary calls before turn 3."""
-    script = [reply([(LONG, 0.3)]), reply([("echo done > /app/done.txt\n", 0.1)]),
+    script = [reply([(LONG, 1.0)]), reply([("echo done > /app/done.txt\n", 0.1)]),
               "Summary: listed numbers, wrote /app/done.txt.", "1. Is /app/done.txt there?",
               "1. Yes, it contains done.", reply([], done=True), reply([], done=True)]
     terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, script, model="openai/fake-summary",
@@ -88,6 +89,29 @@ async def test_summarisation_with_both_context_limits_set_equal(task_factory, tm
         f"trajectory.summarization-1-{kind}.json" for kind in ("answers", "questions", "summary")]
     assert modular.prompts[-2][0] == terminus.prompts[0][0]  # the initial prompt, with its reply format
     assert len(modular.prompts) == len(script) and modular.episode["compactions"] == 1
+
+
+async def test_a_context_overflow_is_summarised_as_terminus2_does(task_factory, tmp_path):
+    script = [reply([("echo done > /app/done.txt\n", 0.1)]), {"context_length": True},
+              "Summary: wrote /app/done.txt.", "1. Is it there?", "1. Yes.", reply([], done=True),
+              reply([], done=True)]
+    terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, script)
+    assert_parity(terminus, modular)
+    assert len(modular.trajectories) == 4 and modular.episode["compactions"] == 1
+    assert len(modular.prompts) == len(script) and modular.outcome.reward == 1.0
+
+
+@pytest.mark.slow
+async def test_terminal_recording_where_asciinema_cannot_be_installed(task_factory, tmp_path):
+    """Both agents try to install asciinema (offline, in vain), type the recording's set-up commands
+    and go on without a recording."""
+    script = [reply([("echo done > /app/done.txt\n", 0.1)]), reply([], done=True), reply([], done=True)]
+    terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, script,
+                                       terminus={"record_terminal_session": True},
+                                       modular={"record_terminal_session": True})
+    assert_parity(terminus, modular)
+    assert not (modular.agent_dir / "recording.cast").exists() and not (terminus.agent_dir / "recording.cast").exists()
+    assert len(modular.prompts) == len(script) and modular.outcome.reward == 1.0
 
 
 def test_no_purpose_tag_or_key_reaches_the_wire(tmp_path):

@@ -30,7 +30,7 @@ from modularrsi import __version__
 from modularrsi.harness import composer
 from modularrsi.harness.kernel import Kernel
 from modularrsi.harness.library import load_generation
-from modularrsi.harness.limits import RETRY_BACKOFF_S, is_litellm_name, model_limits
+from modularrsi.harness.model_limits import RETRY_BACKOFF_S, is_litellm_name, model_limits
 from modularrsi.harness.protocols import Ending
 from modularrsi.harness.runtime import RuntimeUnavailable
 from modularrsi.harness.safefiles import write_atomic
@@ -121,10 +121,8 @@ class ModularAgent(BaseAgent):
                                       "max_retries": opts.max_retries, "backoff_s": RETRY_BACKOFF_S,
                                       "budget_path": opts.budget_path, "max_tokens": opts.max_tokens,
                                       "max_cost_usd": opts.max_cost_usd}.items() if v is not None}
-        if is_litellm_name(name):
+        if is_litellm_name(name):  # as Terminus-2 sizes it (simulated and scripted models know their own)
             settings.setdefault("context_limit", model_limits(name)[0])
-        else:  # simulated and scripted models take no connection settings
-            settings = {k: v for k, v in settings.items() if k not in ("max_retries", "backoff_s")}
         return make_model(name, privileged=privileged, **settings)
 
     async def _choose(self, instruction: str, model) -> tuple[dict[str, list[str]], str]:

@@ -5,8 +5,11 @@ Each step dispatches to the active function(s) of one module, times the call int
 and keeps the conversation history. Function code never runs in this process: each episode's
 functions run in a confined worker (:mod:`modularrsi.harness.runtime`), which reaches the terminal,
 the model and these steps only by request (:mod:`modularrsi.harness.session`); a function that
-fails at run time ends the episode with :class:`FunctionError`. Limits and model failures end the episode with a typed
-exception (:class:`LimitReached`, ``ModelError``) that the kernel turns into an ``Ending``.
+fails at run time ends the episode with :class:`FunctionError`. Limits, a shell that has exited
+(checked once per turn before its model call) and model failures end the episode with a typed
+exception (:class:`LimitReached`, ``ModelError``) that the kernel turns into an ``Ending``. A reply
+cut off at the model's output limit is never parsed for commands: the model is told, in Terminus-2's
+words, and asked again within the same turn.
 """
 
 from __future__ import annotations

@@ -22,11 +22,14 @@ agent_loop       core    ``async run(loop: LoopAPI) -> Ending``
 agent_loop       add.    ``intervene(ctx) -> str | None`` — a message appended to the next prompt
 tool_use         core    ``initial_prompt(instruction, terminal_state, ctx) -> str``,
                          ``parse(text, ctx) -> Reply``, ``parse_error_feedback(reply, ctx) -> str``,
-                         ``async execute(actions, ctx) -> str`` (raw terminal output)
-observation      add.    ``shape(output, ctx) -> str`` — applied in order to every observation
+                         ``async execute(actions, ctx) -> str`` (the terminal output as read)
+observation      add.    ``shape(output, ctx) -> str`` — applied in order to the initial screen and
+                         every observation (not to what completion judges: it sees ``execute``'s text)
 context          core    ``async before_query(history, ctx) -> list[Message] | None`` (a new history,
                          e.g. after proactive summarisation), ``async on_overflow(history, ctx) ->
-                         list[Message]`` (must shrink the history)
+                         list[Message]`` (``history`` ends with the prompt that did not fit; must
+                         shrink it). Model calls with purpose ``summarization_<kind>`` are recorded
+                         as summary sub-trajectories.
 completion       core    ``on_claim(reply, output, ctx) -> Verdict``
 completion       add.    ``check(reply, output, ctx) -> str | None`` — a challenge that blocks a claim
 ===============  ======  ===========================================================================
