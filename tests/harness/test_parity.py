@@ -101,6 +101,23 @@ async def test_a_context_overflow_is_summarised_as_terminus2_does(task_factory, 
     assert len(modular.prompts) == len(script) and modular.outcome.reward == 1.0
 
 
+async def test_an_overflow_the_fallbacks_cannot_fix_goes_on_with_terminus2s_stock_reply(task_factory, tmp_path):
+    """The summary, the short summary and the handoff itself all overflow: the turn goes on with
+    "Technical difficulties…", which does not parse. gen_0 records the fallback compaction (a system
+    and a user step, see the README's deliberate differences); Terminus-2 records none."""
+    script = [reply([("echo done > /app/done.txt\n", 0.1)])] + [{"context_length": True}] * 4 + [
+        reply([], done=True), reply([], done=True)]
+    terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, script)
+    steps = modular.main["steps"]
+    at = next(i for i, step in enumerate(steps) if step["source"] == "system")
+    assert steps[at + 1]["source"] == "user" and steps[at + 2]["extra"]["parse_error"]
+    kept = steps[:at] + steps[at + 2:]
+    modular.trajectories["trajectory.json"] = {**modular.main, "steps": [
+        {**step, "step_id": number} for number, step in enumerate(kept, 1)]}
+    assert_parity(terminus, modular)
+    assert len(modular.prompts) == len(script) and modular.outcome.reward == 1.0
+
+
 @pytest.mark.slow
 async def test_terminal_recording_where_asciinema_cannot_be_installed(task_factory, tmp_path):
     """Both agents try to install asciinema (offline, in vain), type the recording's set-up commands

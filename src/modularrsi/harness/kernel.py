@@ -26,7 +26,7 @@ from modularrsi.harness.safefiles import open_append
 from modularrsi.harness.session import FunctionError, Session, host_handlers
 from modularrsi.harness.trajectory import SUBAGENT_PREFIX, TrajectoryRecorder
 from modularrsi.harness.wire import Mirror
-from modularrsi.models.base import ChatModel, ContextOverflow, OutputTruncated, Usage
+from modularrsi.models.base import ChatModel, ContextOverflow, ModelUnavailable, OutputTruncated, Usage
 
 #: What each contract callable must return (see protocols.py).
 RESULT_TYPES: dict[str, type | tuple[type, ...]] = {
@@ -35,6 +35,8 @@ RESULT_TYPES: dict[str, type | tuple[type, ...]] = {
     "intervene": (str, type(None)),
 }
 ASYNC_CALLABLES = ("execute", "before_query", "on_overflow")
+#: The reply a turn goes on with when even the handoff after a context overflow fails (Terminus-2's).
+STOCK_REPLY = "Technical difficulties. Please continue with the task."
 
 
 class LimitReached(Exception):
@@ -180,24 +182,31 @@ class Kernel:
         await self._ensure_alive(self.state.turn)
         while True:
             try:
-                prompt, text = await self._ask(prompt)
+                prompt, text, answered = await self._ask(prompt)
                 break
             except OutputTruncated as cut:  # nothing runs; the model is told and asked again (Terminus-2)
                 self.history += [prompt, Message("assistant", cut.content, "reply")]
                 prompt = Message("user", await self._truncation_feedback(cut.content), "truncation_feedback")
-        self.history += [prompt, Message("assistant", text, "reply")]
+        if answered:
+            self.history += [prompt, Message("assistant", text, "reply")]
         reply = await self._call(self._core("tool_use"), "parse", text)
         if reply.error:
             self.state.parse_errors += 1
         return reply
 
-    async def _ask(self, prompt: Message) -> tuple[Message, str]:
+    async def _ask(self, prompt: Message) -> tuple[Message, str, bool]:
+        """``(prompt sent, reply, whether the model answered)``; a context overflow is handed to
+        Context Management and the handoff sent instead."""
         try:
-            return prompt, await self.model.ask(self.history + [prompt], prompt.purpose)
+            return prompt, await self.model.ask(self.history + [prompt], prompt.purpose), True
         except ContextOverflow:
             new = await self._call(self._core("context"), "on_overflow", list(self.history) + [prompt])
             prompt = self._install_history(new, prompt, "overflow")
-            return prompt, await self.model.ask(self.history + [prompt], prompt.purpose)
+            try:
+                return prompt, await self.model.ask(self.history + [prompt], prompt.purpose), True
+            except (ContextOverflow, ModelUnavailable):  # Terminus-2 goes on with a stock reply, kept nowhere
+                self.model.last = {"input_tokens": 0, "output_tokens": 0}
+                return prompt, STOCK_REPLY, False
 
     async def _truncation_feedback(self, truncated: str) -> str:
         """Terminus-2's message for a reply cut off at the output limit, with the parser's warnings."""
