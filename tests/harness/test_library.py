@@ -48,7 +48,7 @@ OBS = BASELINE / "modules" / "observation" / "limit_output.py"
     (lambda s: s.replace("def shape(output, ctx):", "def reshape(output, ctx):"), "missing contract method 'shape'"),
     (lambda s: "import subprocess\n" + s, "forbidden import 'subprocess'"),
     (lambda s: "from os import path\n" + s, "forbidden import 'os'"),
-    (lambda s: s.replace("    return ", "    open('/tests/x')\n    return "), "forbidden name 'open'"),
+    (lambda s: s.replace("    limit = ", "    open('/tests/x')\n    limit = "), "forbidden name 'open'"),
     (lambda s: s.replace('MODULE = "observation"', 'MODULE = "context"'), "MODULE is 'context'"),
     (lambda s: s.replace('ROLE = "additive"', 'ROLE = "core"'), "ROLE 'core' is not valid"),
     (lambda s: s.replace("def shape(output, ctx):", "async def shape(output, ctx):"), "must be 'def'"),

@@ -13,4 +13,5 @@ PARAMETERS = {"max_bytes": 10000}
 
 
 def shape(output, ctx):
-    return limit_bytes(output, ctx.params["max_bytes"])
+    limit = ctx.params["max_bytes"]
+    return limit_bytes(output, limit)
