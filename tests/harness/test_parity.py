@@ -1,7 +1,8 @@
 """Parity: ModularAgent(gen_0) and Harbor's Terminus-2, same scripted model, same task.
 
-Both agents talk to the same local fake OpenAI-compatible server over real HTTP through LiteLLM, run
-in LocalSandbox, and must send the same keystrokes, end on the same turn and get the same reward.
+Each case runs one episode with both agents (:mod:`parity`): the requests must be byte-identical,
+the keystrokes, number of calls, reward and trial ending the same, and the ATIF trajectories
+(sub-trajectories included) equal field by field once volatile fields are normalised.
 """
 
 from __future__ import annotations
@@ -10,18 +11,11 @@ import json
 import os
 
 import pytest
-from harbor.models.trial.config import AgentConfig
+from parity import assert_parity, keystrokes, reply, run_pair
 
 from modularrsi.models.fake_server import FakeOpenAIServer
-from modularrsi.tasks.trials import environment_config, run_trial
 
-
-def reply(commands, done=False, analysis="checking"):
-    return json.dumps({"analysis": analysis, "plan": "next", "task_complete": done,
-                       "commands": [{"keystrokes": k, "duration": d} for k, d in commands]})
-
-
-SCRIPT = [
+ORDINARY = [
     reply([("ls -la\n", 0.1)]),
     "I think I should write the file now, but I forgot the JSON.",          # parse error, fed back
     reply([("echo done > /app/done.txt\n", 0.1), ("cat /app/done.txt\n", 0.1)]),
@@ -31,61 +25,110 @@ SCRIPT = [
     reply([], done=True),
     reply([], done=True),                                                      # confirmed
 ]
+#: A reply cut off at the output limit whose JSON the parser could repair: nothing of it may run.
+CUT_OFF = {"content": '{"analysis": "a", "plan": "p", "commands": [{"keystrokes": "echo cut > /app/cut.txt\\n", '
+                      '"duration": 0.1}', "finish_reason": "length"}
+LONG = "seq -s ' ' 1 3000\n"  # one 14 KB line: more than the 10 KB an observation keeps (waits: 1 s, so
+# that the whole line is on the screen when both agents read it, even on a busy machine)
 
 
-def first_difference(expected: list[list[dict]], got: list[list[dict]]) -> str:
-    """Where two request sequences first differ, as a unified diff of that message's content."""
-    import difflib
-
-    for i, (a, b) in enumerate(zip(expected, got, strict=False)):
-        for j, (m, n) in enumerate(zip(a, b, strict=False)):
-            if m != n:
-                diff = difflib.unified_diff(str(m["content"]).splitlines(), str(n["content"]).splitlines(),
-                                            "terminus-2", "gen_0", lineterm="")
-                return f"request {i}, message {j} ({m['role']}):\n" + "\n".join(diff)
-        if len(a) != len(b):
-            return f"request {i}: {len(a)} messages vs {len(b)}"
-    return f"{len(expected)} requests vs {len(got)}"
-
-
-def keystrokes(trajectory: dict) -> list[str]:
-    return [c["arguments"]["keystrokes"] for s in trajectory["steps"] for c in (s.get("tool_calls") or [])
-            if c["function_name"] == "bash_command"]
-
-
-def agent_turns(trajectory: dict) -> int:
-    return sum(1 for s in trajectory["steps"] if s["source"] == "agent")
-
-
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def openai_key(monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-parity-test")
 
 
-async def test_gen0_matches_terminus2(task_factory, tmp_path, openai_key):
-    task = task_factory(name="parity")
-    env = environment_config("local")
-    outcomes, trajectories, requests, prompts = {}, {}, {}, {}
-    for label in ("terminus", "modular"):
-        with FakeOpenAIServer(list(SCRIPT)) as server:
-            if label == "terminus":
-                agent = AgentConfig(name="terminus-2", model_name="openai/fake-model",
-                                    kwargs={"api_base": server.base_url, "record_terminal_session": False})
-            else:
-                agent = AgentConfig(import_path="modularrsi.harness:ModularAgent", model_name="openai/fake-model",
-                                    kwargs={"api_base": server.base_url, "api_key_env": "OPENAI_API_KEY"})
-            outcome = await run_trial(task, agent, tmp_path / label, env, "parity")  # one name: one host name
-            requests[label] = len(server.requests)
-            prompts[label] = [r["messages"] for r in server.requests]
-        outcomes[label] = outcome
-        assert outcome.exception is None, outcome.exception
-        trajectories[label] = json.loads((outcome.trial_dir / "agent" / "trajectory.json").read_text())
-    assert keystrokes(trajectories["modular"]) == keystrokes(trajectories["terminus"])
-    assert keystrokes(trajectories["modular"])[:2] == ["ls -la\n", "echo done > /app/done.txt\n"]
-    assert agent_turns(trajectories["modular"]) == agent_turns(trajectories["terminus"]) == len(SCRIPT)
-    assert requests["modular"] == requests["terminus"] == len(SCRIPT)
-    assert prompts["modular"] == prompts["terminus"], first_difference(prompts["terminus"], prompts["modular"])
-    assert outcomes["modular"].reward == outcomes["terminus"].reward == 1.0
+async def test_an_ordinary_episode(task_factory, tmp_path):
+    terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, ORDINARY)
+    assert_parity(terminus, modular)
+    assert keystrokes(modular.main)[:2] == ["ls -la\n", "echo done > /app/done.txt\n"]
+    assert len(modular.prompts) == len(ORDINARY) and modular.outcome.reward == 1.0
+    assert modular.episode["ending"] == "completed"
+
+
+async def test_a_cut_off_reply_runs_nothing_and_is_answered_as_terminus2_does(task_factory, tmp_path):
+    script = [reply([("ls\n", 0.1)]), CUT_OFF, reply([("echo done > /app/done.txt\n", 0.1)]),
+              reply([], done=True), reply([], done=True)]
+    terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, script)
+    assert_parity(terminus, modular)
+    assert "echo cut > /app/cut.txt\n" not in keystrokes(modular.main)
+    assert "NONE of the actions you just requested were performed" in modular.prompts[2][-1]["content"]
+    assert len(modular.prompts) == len(script) and modular.outcome.reward == 1.0
+
+
+async def test_long_outputs_and_an_unknown_models_context_window(task_factory, tmp_path):
+    """Eight long observations (about 40,000 tokens in all) with default settings: limited twice, as
+    Terminus-2 limits them, and never summarised (an unknown model's window is 1,000,000 tokens)."""
+    script = [reply([(LONG, 1.0)]) for _ in range(8)] + [
+        reply([("seq -s ' ' 1 4000\n", 1.0)], done=True),                           # a long claim: limited once
+        reply([("seq -s ' ' 1 5000; echo done > /app/done.txt\n", 1.0)], done=True)]  # confirmed, long
+    terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, script)
+    assert_parity(terminus, modular)
+    assert "interior bytes omitted" in modular.prompts[1][-1]["content"]
+    assert len(modular.prompts) == len(script) and modular.episode["compactions"] == 0
+
+
+async def test_the_shell_exits(task_factory, tmp_path):
+    script = [reply([("exit\n", 0.5)]), reply([("ls\n", 0.1)]), reply([("ls\n", 0.1)])]
+    terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, script)
+    assert_parity(terminus, modular)
+    assert len(modular.prompts) == len(terminus.prompts) < len(script)
+    assert modular.episode["ending"] == "session_ended" and modular.outcome.reward == 0.0
+
+
+async def test_summarisation_with_both_context_limits_set_equal(task_factory, tmp_path):
+    """The first turns fit a 13,000-token window; the long observation does not leave the 8,000 free
+    tokens both agents keep, so both hand off through the same three summary calls before turn 3."""
+    script = [reply([(LONG, 1.0)]), reply([("echo done > /app/done.txt\n", 0.1)]),
+              "Summary: listed numbers, wrote /app/done.txt.", "1. Is /app/done.txt there?",
+              "1. Yes, it contains done.", reply([], done=True), reply([], done=True)]
+    terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, script, model="openai/fake-summary",
+                                       terminus={"model_info": {"max_input_tokens": 13_000}},
+                                       modular={"context_limit": 13_000})
+    assert_parity(terminus, modular)
+    assert sorted(modular.trajectories) == ["trajectory.json"] + [
+        f"trajectory.summarization-1-{kind}.json" for kind in ("answers", "questions", "summary")]
+    assert modular.prompts[-2][0] == terminus.prompts[0][0]  # the initial prompt, with its reply format
+    assert len(modular.prompts) == len(script) and modular.episode["compactions"] == 1
+
+
+async def test_a_context_overflow_is_summarised_as_terminus2_does(task_factory, tmp_path):
+    script = [reply([("echo done > /app/done.txt\n", 0.1)]), {"context_length": True},
+              "Summary: wrote /app/done.txt.", "1. Is it there?", "1. Yes.", reply([], done=True),
+              reply([], done=True)]
+    terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, script)
+    assert_parity(terminus, modular)
+    assert len(modular.trajectories) == 4 and modular.episode["compactions"] == 1
+    assert len(modular.prompts) == len(script) and modular.outcome.reward == 1.0
+
+
+async def test_an_overflow_the_fallbacks_cannot_fix_goes_on_with_terminus2s_stock_reply(task_factory, tmp_path):
+    """The summary, the short summary and the handoff itself all overflow: the turn goes on with
+    "Technical difficulties…", which does not parse. gen_0 records the fallback compaction (a system
+    and a user step, see the README's deliberate differences); Terminus-2 records none."""
+    script = [reply([("echo done > /app/done.txt\n", 0.1)])] + [{"context_length": True}] * 4 + [
+        reply([], done=True), reply([], done=True)]
+    terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, script)
+    steps = modular.main["steps"]
+    at = next(i for i, step in enumerate(steps) if step["source"] == "system")
+    assert steps[at + 1]["source"] == "user" and steps[at + 2]["extra"]["parse_error"]
+    kept = steps[:at] + steps[at + 2:]
+    modular.trajectories["trajectory.json"] = {**modular.main, "steps": [
+        {**step, "step_id": number} for number, step in enumerate(kept, 1)]}
+    assert_parity(terminus, modular)
+    assert len(modular.prompts) == len(script) and modular.outcome.reward == 1.0
+
+
+@pytest.mark.slow
+async def test_terminal_recording_where_asciinema_cannot_be_installed(task_factory, tmp_path):
+    """Both agents try to install asciinema (offline, in vain), type the recording's set-up commands
+    and go on without a recording."""
+    script = [reply([("echo done > /app/done.txt\n", 0.1)]), reply([], done=True), reply([], done=True)]
+    terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, script,
+                                       terminus={"record_terminal_session": True},
+                                       modular={"record_terminal_session": True})
+    assert_parity(terminus, modular)
+    assert not (modular.agent_dir / "recording.cast").exists() and not (terminus.agent_dir / "recording.cast").exists()
+    assert len(modular.prompts) == len(script) and modular.outcome.reward == 1.0
 
 
 def test_no_purpose_tag_or_key_reaches_the_wire(tmp_path):

@@ -30,6 +30,7 @@ from modularrsi import __version__
 from modularrsi.harness import composer
 from modularrsi.harness.kernel import Kernel
 from modularrsi.harness.library import load_generation
+from modularrsi.harness.model_limits import RETRY_BACKOFF_S, is_litellm_name, model_limits
 from modularrsi.harness.protocols import Ending
 from modularrsi.harness.runtime import RuntimeUnavailable
 from modularrsi.harness.safefiles import write_atomic
@@ -53,8 +54,16 @@ class ModularAgentOptions(AgentOptions):
     api_base: str | None = Field(default=None, description="OpenAI-compatible base URL for LiteLLM.")
     api_key_env: str | None = Field(default=None, description="Env var holding the API key.")
     temperature: float | None = Field(default=None, description="Sampling temperature.")
-    context_limit: int | None = Field(default=None, description="Override the model's context window (tokens).")
-    timeout_s: float = Field(default=120.0, description="Per-call model timeout (seconds).")
+    context_limit: int | None = Field(default=None, description="The model's context window (tokens); default: "
+                                      "what LiteLLM knows of the model, else 1,000,000 (Terminus-2's fallback).")
+    timeout_s: float = Field(default=600.0, gt=0, description="Per-call model read timeout in seconds (600: "
+                             "LiteLLM's default, which Terminus-2 uses).")
+    max_retries: int = Field(default=2, ge=0, description="Retries of a failed model call (rate limits, 5xx, "
+                             "timeouts; never client errors), 4 s apart at first (see the README's deliberate "
+                             "differences from Terminus-2).")
+    record_terminal_session: bool = Field(default=False, description="Record the terminal with asciinema, "
+                                          "started as Terminus-2 starts it (installs asciinema in the "
+                                          "environment when missing; off by default, see the README).")
     pane_width: int = Field(default=160, description="tmux pane width.")
     pane_height: int = Field(default=40, description="tmux pane height.")
     cache_path: str | None = Field(default=None, description="SQLite response cache (resumed runs do not pay twice).")
@@ -94,8 +103,9 @@ class ModularAgent(BaseAgent):
         opts: ModularAgentOptions = self.options  # type: ignore[assignment]
         self._task_dir = environment.environment_dir.parent
         self._session = environment.session_id or "session"
+        recording = environment.trial_paths.agent_dir / "recording.cast" if opts.record_terminal_session else None
         self._terminal = TmuxTerminal(environment, "modular-agent", EnvironmentPaths.agent_dir / "modular.pane",
-                                      opts.pane_width, opts.pane_height, self._extra_env)
+                                      opts.pane_width, opts.pane_height, self._extra_env, recording)
         await self._terminal.start()
 
     def _model(self):
@@ -108,8 +118,11 @@ class ModularAgent(BaseAgent):
         settings = {k: v for k, v in {"api_base": opts.api_base, "api_key_env": opts.api_key_env,
                                       "temperature": opts.temperature, "context_limit": opts.context_limit,
                                       "timeout_s": opts.timeout_s, "cache_path": opts.cache_path,
+                                      "max_retries": opts.max_retries, "backoff_s": RETRY_BACKOFF_S,
                                       "budget_path": opts.budget_path, "max_tokens": opts.max_tokens,
                                       "max_cost_usd": opts.max_cost_usd}.items() if v is not None}
+        if is_litellm_name(name):  # as Terminus-2 sizes it (simulated and scripted models know their own)
+            settings.setdefault("context_limit", model_limits(name)[0])
         return make_model(name, privileged=privileged, **settings)
 
     async def _choose(self, instruction: str, model) -> tuple[dict[str, list[str]], str]:
@@ -132,7 +145,8 @@ class ModularAgent(BaseAgent):
         kernel = Kernel(composer.resolve(self.generation, active), model, self._terminal, instruction, recorder,
                         self.logs_dir / "module_trace.jsonl", max_turns=opts.max_turns,
                         model_label=getattr(model, "name", ""), function_timeout_s=opts.function_timeout_s,
-                        function_memory_mb=opts.function_memory_mb)
+                        function_memory_mb=opts.function_memory_mb,
+                        output_limit=model_limits(model.name)[1] if is_litellm_name(model.name) else None)
         started = time.perf_counter()
         ending = None
         try:

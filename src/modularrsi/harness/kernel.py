@@ -5,8 +5,11 @@ Each step dispatches to the active function(s) of one module, times the call int
 and keeps the conversation history. Function code never runs in this process: each episode's
 functions run in a confined worker (:mod:`modularrsi.harness.runtime`), which reaches the terminal,
 the model and these steps only by request (:mod:`modularrsi.harness.session`); a function that
-fails at run time ends the episode with :class:`FunctionError`. Limits and model failures end the episode with a typed
-exception (:class:`LimitReached`, ``ModelError``) that the kernel turns into an ``Ending``.
+fails at run time ends the episode with :class:`FunctionError`. Limits, a shell that has exited
+(checked once per turn before its model call) and model failures end the episode with a typed
+exception (:class:`LimitReached`, ``ModelError``) that the kernel turns into an ``Ending``. A reply
+cut off at the model's output limit is never parsed for commands: the model is told, in Terminus-2's
+words, and asked again within the same turn.
 """
 
 from __future__ import annotations
@@ -21,9 +24,9 @@ from modularrsi.harness.library import Function
 from modularrsi.harness.protocols import Ending, LoopState, Message, Reply, TurnRecord, Verdict
 from modularrsi.harness.safefiles import open_append
 from modularrsi.harness.session import FunctionError, Session, host_handlers
-from modularrsi.harness.trajectory import TrajectoryRecorder
+from modularrsi.harness.trajectory import SUBAGENT_PREFIX, TrajectoryRecorder
 from modularrsi.harness.wire import Mirror
-from modularrsi.models.base import ChatModel, ContextOverflow, Usage
+from modularrsi.models.base import ChatModel, ContextOverflow, ModelUnavailable, OutputTruncated, Usage
 
 #: What each contract callable must return (see protocols.py).
 RESULT_TYPES: dict[str, type | tuple[type, ...]] = {
@@ -32,6 +35,8 @@ RESULT_TYPES: dict[str, type | tuple[type, ...]] = {
     "intervene": (str, type(None)),
 }
 ASYNC_CALLABLES = ("execute", "before_query", "on_overflow")
+#: The reply a turn goes on with when even the handoff after a context overflow fails (Terminus-2's).
+STOCK_REPLY = "Technical difficulties. Please continue with the task."
 
 
 class LimitReached(Exception):
@@ -43,10 +48,11 @@ class LimitReached(Exception):
 
 
 class KernelModel:
-    """The agent's model as functions see it: counts usage per purpose; never exposes the backend."""
+    """The agent's model as functions see it: counts usage per purpose; never exposes the backend.
+    ``on_call(messages, purpose, completion)`` sees every answered call (the kernel records sub-agents)."""
 
-    def __init__(self, model: ChatModel, usage: Usage, trace):
-        self._model, self.usage, self._trace = model, usage, trace
+    def __init__(self, model: ChatModel, usage: Usage, trace, on_call=None):
+        self._model, self.usage, self._trace, self._on_call = model, usage, trace, on_call
         self.last: dict[str, Any] = {}
 
     async def ask(self, messages: list[Message], purpose: str) -> str:
@@ -54,9 +60,11 @@ class KernelModel:
         completion = await self._model.complete(messages)
         self.usage.add(completion, purpose)
         self.last = {"input_tokens": completion.input_tokens, "output_tokens": completion.output_tokens,
-                     "cost_usd": completion.cost_usd}
+                     "cost_usd": completion.cost_usd, "served_model": getattr(completion, "served_model", "")}
         self._trace({"event": "model", "purpose": purpose, "ms": round((time.perf_counter() - start) * 1000, 2),
                      "input_tokens": completion.input_tokens, "output_tokens": completion.output_tokens})
+        if self._on_call is not None:
+            self._on_call(messages, purpose, completion.content)
         return completion.content
 
     def context_limit(self) -> int:
@@ -73,7 +81,7 @@ class Kernel:
     def __init__(self, active: dict[str, list[Function]], model: ChatModel, terminal, instruction: str,
                  recorder: TrajectoryRecorder, trace_path: Path, max_turns: int | None = None,
                  deadline: float | None = None, model_label: str = "", function_timeout_s: float = 30.0,
-                 function_memory_mb: int | None = None):
+                 function_memory_mb: int | None = None, output_limit: int | None = None):
         self.active, self.terminal, self.recorder = active, terminal, recorder
         self.state = LoopState(instruction=instruction, max_turns=max_turns)
         self.mirror = Mirror(self.state, [], owner=True)
@@ -81,7 +89,9 @@ class Kernel:
         self.deadline = deadline
         self.model_label = model_label or getattr(model, "name", "")
         self._trace_file = open_append(trace_path)
-        self.model = KernelModel(model, self.usage, self._trace)
+        self.model = KernelModel(model, self.usage, self._trace, self._subagent)
+        self.output_limit = output_limit
+        self._alive_for_turn = 0
         self.function_timeout_s, self.function_memory_mb = function_timeout_s, function_memory_mb
         self.session: Session | None = None
         self.overhead_s = 0.0
@@ -138,6 +148,7 @@ class Kernel:
         return prompt
 
     async def maintain_context(self, prompt: Message) -> Message:
+        await self._ensure_alive(self.state.turn + 1)
         new = await self._call(self._core("context"), "before_query", list(self.history))
         if not new:
             return prompt
@@ -146,25 +157,65 @@ class Kernel:
     def _install_history(self, new: list[Message], prompt: Message, why: str) -> Message:
         self.history = list(new[:-1]) if new[-1].role == "user" else list(new)
         replacement = new[-1] if new[-1].role == "user" else prompt
-        self.recorder.system("Context compacted; the conversation continues from a handoff.",
-                             {"context_management": {"type": "compaction", "trigger": why,
-                                                     "kept_messages": len(self.history)}})
-        self._trace({"event": "compaction", "trigger": why})
+        self.recorder.compaction(replacement if replacement is not prompt else None)
+        self._trace({"event": "compaction", "trigger": why, "kept_messages": len(self.history)})
         return replacement
+
+    def _subagent(self, messages: list[Message], purpose: str, reply: str) -> None:
+        if purpose.startswith(SUBAGENT_PREFIX):
+            last = self.model.last
+            self.recorder.subagent(self.state.compactions + 1, purpose[len(SUBAGENT_PREFIX):], messages,
+                                   self.history, reply, last.get("served_model") or self.model_label, last)
+
+    async def _ensure_alive(self, turn: int) -> None:
+        """End the episode (``session_ended``) when the shell is gone, once per turn, before the turn's
+        model call, as Terminus-2 checks its tmux session. Terminals without ``alive`` count as alive."""
+        alive = getattr(self.terminal, "alive", None)
+        if self._alive_for_turn == turn or alive is None:
+            return
+        self._alive_for_turn = turn
+        if not await alive():
+            raise LimitReached("session_ended", "the terminal session has ended (its shell exited)")
 
     async def query(self, prompt: Message) -> Reply:
         self.state.turn += 1
-        try:
-            text = await self.model.ask(self.history + [prompt], prompt.purpose)
-        except ContextOverflow:
-            new = await self._call(self._core("context"), "on_overflow", list(self.history) + [prompt])
-            prompt = self._install_history(new, prompt, "overflow")
-            text = await self.model.ask(self.history + [prompt], prompt.purpose)
-        self.history += [prompt, Message("assistant", text, "reply")]
+        await self._ensure_alive(self.state.turn)
+        while True:
+            try:
+                prompt, text, answered = await self._ask(prompt)
+                break
+            except OutputTruncated as cut:  # nothing runs; the model is told and asked again (Terminus-2)
+                self.history += [prompt, Message("assistant", cut.content, "reply")]
+                prompt = Message("user", await self._truncation_feedback(cut.content), "truncation_feedback")
+        if answered:
+            self.history += [prompt, Message("assistant", text, "reply")]
         reply = await self._call(self._core("tool_use"), "parse", text)
         if reply.error:
             self.state.parse_errors += 1
         return reply
+
+    async def _ask(self, prompt: Message) -> tuple[Message, str, bool]:
+        """``(prompt sent, reply, whether the model answered)``; a context overflow is handed to
+        Context Management and the handoff sent instead."""
+        try:
+            return prompt, await self.model.ask(self.history + [prompt], prompt.purpose), True
+        except ContextOverflow:
+            new = await self._call(self._core("context"), "on_overflow", list(self.history) + [prompt])
+            prompt = self._install_history(new, prompt, "overflow")
+            try:
+                return prompt, await self.model.ask(self.history + [prompt], prompt.purpose), True
+            except (ContextOverflow, ModelUnavailable):  # Terminus-2 goes on with a stock reply, kept nowhere
+                self.model.last = {"input_tokens": 0, "output_tokens": 0}
+                return prompt, STOCK_REPLY, False
+
+    async def _truncation_feedback(self, truncated: str) -> str:
+        """Terminus-2's message for a reply cut off at the output limit, with the parser's warnings."""
+        limit = f"{self.output_limit} tokens" if self.output_limit is not None else "the maximum output length"
+        text = (f"ERROR!! NONE of the actions you just requested were performed because you exceeded {limit}. "
+                f"Your outputs must be less than {limit}. Re-issue this request, breaking it into chunks each "
+                f"of which is less than {limit}.")
+        warning = (await self._call(self._core("tool_use"), "parse", truncated)).warning
+        return text + (f"\n\nParser warnings from your truncated response:\n{warning}" if warning else "")
 
     async def parse_error_feedback(self, reply: Reply) -> Message:
         text = await self._call(self._core("tool_use"), "parse_error_feedback", reply)
@@ -183,14 +234,15 @@ class Kernel:
         return Message("user", await self._shape(output), "observation")
 
     async def judge_completion(self, reply: Reply, output: str) -> Verdict:
-        shaped = await self._shape(output)
+        """Completion sees the output as Tool Use read it (Terminus-2 does not limit it a second time
+        for the confirmation message); observation filters shape only observations."""
         self.state.completion_claims += 1
         for fn in self._additive("completion"):
-            challenge = await self._call(fn, "check", reply, shaped)
+            challenge = await self._call(fn, "check", reply, output)
             if challenge:
                 self.state.pending_completion = False
                 return Verdict(done=False, message=challenge, purpose="completion_check")
-        verdict = await self._call(self._core("completion"), "on_claim", reply, shaped)
+        verdict = await self._call(self._core("completion"), "on_claim", reply, output)
         if not verdict.done:
             self.state.pending_completion = True
         return verdict
@@ -201,7 +253,8 @@ class Kernel:
 
     def record(self, prompt: Message, reply: Reply, output: str, response: Message) -> None:
         self.state.turns.append(TurnRecord(self.state.turn, prompt.purpose, reply, output, response.content))
-        self.recorder.turn(self.state.turn, self.model_label, prompt, reply, response, self.model.last)
+        self.recorder.turn(self.state.turn, self.model.last.get("served_model") or self.model_label, prompt, reply,
+                           response, self.model.last)
         self.recorder.save()
 
     def check_limits(self) -> None:

@@ -22,11 +22,14 @@ agent_loop       core    ``async run(loop: LoopAPI) -> Ending``
 agent_loop       add.    ``intervene(ctx) -> str | None`` — a message appended to the next prompt
 tool_use         core    ``initial_prompt(instruction, terminal_state, ctx) -> str``,
                          ``parse(text, ctx) -> Reply``, ``parse_error_feedback(reply, ctx) -> str``,
-                         ``async execute(actions, ctx) -> str`` (raw terminal output)
-observation      add.    ``shape(output, ctx) -> str`` — applied in order to every observation
+                         ``async execute(actions, ctx) -> str`` (the terminal output as read)
+observation      add.    ``shape(output, ctx) -> str`` — applied in order to the initial screen and
+                         every observation (not to what completion judges: it sees ``execute``'s text)
 context          core    ``async before_query(history, ctx) -> list[Message] | None`` (a new history,
                          e.g. after proactive summarisation), ``async on_overflow(history, ctx) ->
-                         list[Message]`` (must shrink the history)
+                         list[Message]`` (``history`` ends with the prompt that did not fit; must
+                         shrink it). Model calls with purpose ``summarization_<kind>`` are recorded
+                         as summary sub-trajectories.
 completion       core    ``on_claim(reply, output, ctx) -> Verdict``
 completion       add.    ``check(reply, output, ctx) -> str | None`` — a challenge that blocks a claim
 ===============  ======  ===========================================================================
@@ -62,7 +65,20 @@ CONTRACTS: dict[tuple[str, str], dict[str, bool]] = {
 CORE_SLOTS = ("agent_loop", "tool_use", "context", "completion")
 
 __all__ = ["Action", "CONTRACTS", "CORE_SLOTS", "Ctx", "Ending", "LoopAPI", "LoopState", "MODULES",
-           "Message", "Reply", "Terminal", "Verdict"]
+           "Message", "Reply", "Terminal", "Verdict", "limit_bytes"]
+
+
+def limit_bytes(text: str, max_bytes: int) -> str:
+    """``text`` if its UTF-8 form fits ``max_bytes``, else its first and last ``max_bytes // 2`` bytes
+    around a line saying how many interior bytes were left out (Terminus-2's rule and wording)."""
+    data = text.encode("utf-8")
+    if len(data) <= max_bytes:
+        return text
+    half = max_bytes // 2
+    head = data[:half].decode("utf-8", errors="ignore")
+    tail = data[-half:].decode("utf-8", errors="ignore")
+    omitted = len(data) - len(head.encode("utf-8")) - len(tail.encode("utf-8"))
+    return f"{head}\n[... output limited to {max_bytes} bytes; {omitted} interior bytes omitted ...]\n{tail}"
 
 
 @dataclass(frozen=True)
@@ -170,7 +186,6 @@ class Ctx:
     params: dict[str, Any]
     memo: dict[str, Any]
     history: list[Message]
-    log: Any = None
 
 
 class LoopAPI(Protocol):

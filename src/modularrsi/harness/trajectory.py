@@ -1,5 +1,12 @@
-"""ATIF trajectory recording (Harbor's schema), saved after every step, atomically (never through a
-symlink planted in the logs directory: :mod:`modularrsi.harness.safefiles`)."""
+"""ATIF trajectory recording (Harbor's schema, shaped as Terminus-2 shapes it), saved after every
+step, atomically (never through a symlink planted in the logs directory:
+:mod:`modularrsi.harness.safefiles`).
+
+Besides ``trajectory.json``, every model call a Context Management function makes with a purpose
+``summarization_<kind>`` is written as a sub-trajectory ``trajectory.summarization-<n>-<kind>.json``
+(the steps it saw, copied from the main trajectory, then its prompt and reply), and the compaction's
+system step in the main trajectory links them, as Terminus-2's summary sub-agents are recorded.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +21,7 @@ from harbor.models.trajectories import (
     Observation,
     ObservationResult,
     Step,
+    SubagentTrajectoryRef,
     ToolCall,
     Trajectory,
 )
@@ -21,9 +29,22 @@ from harbor.models.trajectories import (
 from modularrsi.harness.protocols import Message, Reply
 from modularrsi.harness.safefiles import write_atomic
 
+SUBAGENT_PREFIX = "summarization_"
+#: How Terminus-2 labels its three summary sub-agents in a sub-trajectory reference.
+SUBAGENT_LABELS = {"summary": "Step 1 - Summary generation", "questions": "Step 2 - Question asking",
+                   "answers": "Step 3 - Answer providing"}
+COPIED_NOTE = "Metrics omitted to avoid duplication - already recorded in parent trajectory"
+COPIED_REPLY_NOTE = "Copied from summary subagent - metrics already recorded there"
+COMPACTION_MESSAGE = "Performed context summarization and handoff to continue task."
+
 
 def _now() -> str:
     return datetime.now(UTC).isoformat()
+
+
+def _metrics(usage: dict, cached: int | None = None) -> Metrics:
+    return Metrics(prompt_tokens=usage.get("input_tokens"), completion_tokens=usage.get("output_tokens"),
+                   cached_tokens=cached, cost_usd=usage.get("cost_usd") or None)
 
 
 class TrajectoryRecorder:
@@ -37,6 +58,7 @@ class TrajectoryRecorder:
                            extra={"generation": generation, "active_functions": active})
         self.steps: list[Step] = []
         self.final_metrics: FinalMetrics | None = None
+        self.pending_refs: list[SubagentTrajectoryRef] = []
 
     def _add(self, **fields) -> Step:
         step = Step(step_id=len(self.steps) + 1, timestamp=_now(), **fields)
@@ -46,32 +68,78 @@ class TrajectoryRecorder:
     def user(self, message: Message) -> None:
         self._add(source="user", message=message.content, extra={"purpose": message.purpose})
 
-    def system(self, text: str, extra: dict) -> None:
-        self._add(source="system", message=text, extra=extra)
+    def compaction(self, handoff: Message | None) -> None:
+        """The system step of a context handoff (linking the summary sub-trajectories), then the
+        handoff prompt as a user step."""
+        results = [ObservationResult(subagent_trajectory_ref=self.pending_refs)] if self.pending_refs else []
+        self._add(source="system", message=COMPACTION_MESSAGE, observation=Observation(results=results) if results
+                  else None, extra={"context_management": {"type": "compaction", "boundary": "replace"}})
+        self.pending_refs = []
+        if handoff is not None:
+            self.user(handoff)
 
     def turn(self, turn: int, model: str, prompt: Message, reply: Reply, response: Message,
              usage: dict) -> None:
-        calls = [ToolCall(tool_call_id=f"call_{turn}_{i + 1}", function_name="bash_command",
+        """One agent step; tool-call ids count turns from 0 (``call_<turn-1>_<n>``), as Terminus-2's do."""
+        episode = turn - 1
+        calls = [ToolCall(tool_call_id=f"call_{episode}_{i + 1}", function_name="bash_command",
                           arguments={"keystrokes": a.keystrokes, "duration": a.duration})
                  for i, a in enumerate(reply.actions)] if not reply.error else []
         if reply.task_complete and not reply.error:
-            calls.append(ToolCall(tool_call_id=f"call_{turn}_task_complete", function_name="mark_task_complete",
+            calls.append(ToolCall(tool_call_id=f"call_{episode}_task_complete", function_name="mark_task_complete",
                                   arguments={}))
+        linked = f"call_{episode}_1" if len(reply.actions) == 1 and not reply.error else None
         parts = [f"Analysis: {reply.analysis}" if reply.analysis else "", f"Plan: {reply.plan}" if reply.plan else ""]
         message = reply.raw if reply.error else "\n".join(p for p in parts if p)
         self._add(source="agent", model_name=model, message=message, tool_calls=calls or None,
-                  observation=Observation(results=[ObservationResult(content=response.content)]),
-                  metrics=Metrics(prompt_tokens=usage.get("input_tokens"),
-                                  completion_tokens=usage.get("output_tokens"),
-                                  cost_usd=usage.get("cost_usd") or None),
+                  observation=Observation(results=[ObservationResult(source_call_id=linked,
+                                                                     content=response.content)]),
+                  metrics=_metrics(usage),
                   extra={"turn": turn, "prompt_purpose": prompt.purpose, "purpose": response.purpose,
                          "parse_error": reply.error, "raw_reply": reply.raw if not reply.error else None})
+
+    def subagent(self, index: int, kind: str, messages: list[Message], history: list[Message], reply: str,
+                 model: str, usage: dict) -> None:
+        """Write the sub-trajectory of one summary call and keep its reference for the next compaction."""
+        shared = next((i for i, (a, b) in enumerate(zip(messages[:-1], history, strict=False)) if a != b),
+                      min(len(messages) - 1, len(history)))
+        steps = [self._copied(s) for s in self.steps[:1 + (shared - 1) // 2]] if shared else []
+        for m in messages[shared:-1]:
+            steps.append(Step(step_id=1, source="user", message=m.content, is_copied_context=True)
+                         if m.role == "user" else
+                         Step(step_id=1, source="agent", model_name=model, message=m.content,
+                              is_copied_context=True, extra={"note": COPIED_REPLY_NOTE}))
+        steps += [Step(step_id=1, source="user", message=messages[-1].content),
+                  Step(step_id=1, source="agent", model_name=model, message=reply, metrics=_metrics(usage, 0))]
+        for number, step in enumerate(steps, 1):
+            step.step_id, step.timestamp = number, step.timestamp or _now()
+        session = f"{self.session_id}-summarization-{index}-{kind}"
+        path = self.path.parent / f"trajectory.summarization-{index}-{kind}.json"
+        agent = Agent(name=f"{self.agent.name}-summarization-{kind}", version=self.agent.version,
+                      model_name=self.agent.model_name,
+                      extra={"parent_session_id": self.session_id, "summarization_index": index})
+        final = FinalMetrics(total_prompt_tokens=usage.get("input_tokens"),
+                             total_completion_tokens=usage.get("output_tokens"), total_cached_tokens=0,
+                             total_cost_usd=usage.get("cost_usd") or None)
+        write_atomic(path, json.dumps(Trajectory(session_id=session, agent=agent, steps=steps,
+                                                 final_metrics=final).to_json_dict(), indent=2))
+        label = SUBAGENT_LABELS.get(kind, kind)
+        self.pending_refs.append(SubagentTrajectoryRef(session_id=session, trajectory_path=path.name,
+                                                       extra={"summary": f"Context summarization {index}: {label}"}))
+
+    @staticmethod
+    def _copied(step: Step) -> Step:
+        copy = step.model_copy(deep=True)
+        copy.is_copied_context = True
+        if copy.metrics is not None:
+            copy.metrics = None
+            copy.extra = {**(copy.extra or {}), "note": COPIED_NOTE}
+        return copy
 
     def finish(self, totals: dict, ending: dict) -> None:
         self.final_metrics = FinalMetrics(
             total_prompt_tokens=totals.get("input_tokens"), total_completion_tokens=totals.get("output_tokens"),
-            total_cost_usd=totals.get("cost_usd") or None, total_steps=len(self.steps),
-            extra={"ending": ending})
+            total_cached_tokens=0, total_cost_usd=totals.get("cost_usd") or None, extra={"ending": ending})
 
     def save(self) -> None:
         if not self.steps:

@@ -42,6 +42,7 @@ class Completion:
     model: str = ""
     cached: bool = False
     latency_s: float = 0.0
+    served_model: str = ""  # the model name the server's response gave, when it gave one
 
 
 @dataclass
@@ -72,6 +73,15 @@ class ModelError(RuntimeError):
 
 class ContextOverflow(ModelError):
     """The request exceeds the model's context window."""
+
+
+class OutputTruncated(ModelError):
+    """The reply was cut off at the model's output limit (``finish_reason: "length"``); ``content`` is
+    what arrived. Never retried: the harness decides what to tell the model."""
+
+    def __init__(self, message: str, content: str):
+        super().__init__(message)
+        self.content = content
 
 
 class ModelUnavailable(ModelError):

@@ -16,7 +16,8 @@ A turn is either a string (the assistant content, returned with a rough usage bl
   ``delay`` combines with any other key, and the wait ends early when the server stops;
 - ``{"malformed": true}`` -- HTTP 200 with a body that is not JSON;
 - ``{"context_length": true}`` -- HTTP 400, code ``context_length_exceeded``;
-- ``{"content": "..."}`` -- a plain reply (same as the string form).
+- ``{"content": "..."}`` -- a plain reply (same as the string form); ``"finish_reason": "length"`` marks it
+  cut off at the output limit (default ``"stop"``).
 
 Invariants: every chat request body is recorded in :attr:`FakeOpenAIServer.requests` (parsed JSON,
 or ``{"_raw": text}`` when it is not JSON), in arrival order, before it is answered, and its headers
@@ -165,13 +166,15 @@ class FakeOpenAIServer:
         self._stopping.wait(max(0.0, float(seconds)))
 
 
-def completion_body(request: dict[str, Any], content: str, model: str, number: int) -> dict[str, Any]:
+def completion_body(request: dict[str, Any], content: str, model: str, number: int,
+                    finish_reason: str = "stop") -> dict[str, Any]:
     """A non-streaming chat completion answering ``request`` with ``content``."""
     prompt, reply = prompt_tokens(request), rough_tokens(content)
     return {
         "id": f"chatcmpl-fake-{number}", "object": "chat.completion", "created": int(time.time()),
         "model": request.get("model") or model,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
+                     "finish_reason": finish_reason}],
         "usage": {"prompt_tokens": prompt, "completion_tokens": reply, "total_tokens": prompt + reply},
     }
 
@@ -281,7 +284,7 @@ def _make_handler(fake: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             elif "status" in turn and int(turn["status"]) != 200:
                 self._send_status(int(turn["status"]), turn)
             else:
-                self._send_reply(request, str(turn.get("content", "")))
+                self._send_reply(request, str(turn.get("content", "")), str(turn.get("finish_reason", "stop")))
 
         def _send_status(self, status: int, turn: dict[str, Any]) -> None:
             if status == 429:
@@ -292,8 +295,8 @@ def _make_handler(fake: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 message = turn.get("message", f"Scripted server error {status}.")
                 self._send_json(status, error_body(message, "server_error" if status >= 500 else "invalid_request"))
 
-        def _send_reply(self, request: dict[str, Any], content: str) -> None:
-            body = completion_body(request, content, fake.model, len(fake.requests))
+        def _send_reply(self, request: dict[str, Any], content: str, finish_reason: str = "stop") -> None:
+            body = completion_body(request, content, fake.model, len(fake.requests), finish_reason)
             if request.get("stream"):
                 self._send(200, stream_chunks(body), "text/event-stream")
             else:

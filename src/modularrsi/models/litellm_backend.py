@@ -25,7 +25,7 @@ import random
 import time
 from typing import Any
 
-from modularrsi.models.base import Completion, ContextOverflow, Message, ModelUnavailable
+from modularrsi.models.base import Completion, ContextOverflow, Message, ModelUnavailable, OutputTruncated
 
 log = logging.getLogger(__name__)
 
@@ -181,11 +181,14 @@ class LiteLLMModel:
 
     def _completion(self, response: Any, wire: list[dict[str, str]], latency_s: float) -> Completion:
         content = _content(response)
+        if _finish_reason(response) == "length":
+            raise OutputTruncated(f"{self.name}: the reply was cut off at the output limit", content)
         usage = getattr(response, "usage", None)
         input_tokens = int(getattr(usage, "prompt_tokens", 0) or 0) or self._count(messages=wire)
         output_tokens = int(getattr(usage, "completion_tokens", 0) or 0) or self._count(text=content)
         return Completion(content=content, input_tokens=input_tokens, output_tokens=output_tokens,
-                          cost_usd=self._cost(response), model=self.name, latency_s=latency_s)
+                          cost_usd=self._cost(response), model=self.name, latency_s=latency_s,
+                          served_model=str(getattr(response, "model", None) or ""))
 
     def _count(self, **what: Any) -> int:
         try:
@@ -231,6 +234,8 @@ class LiteLLMModel:
 
     def _check(self, exc: Exception, key: str | None) -> Exception:
         """Raise at once for errors retrying cannot fix; otherwise return ``exc`` for the retry loop."""
+        if isinstance(exc, OutputTruncated):
+            raise exc
         if is_context_error(exc):
             raise ContextOverflow(f"{self.name}: {one_line(str(exc), key)}") from None
         if not is_retryable(exc):
@@ -245,6 +250,13 @@ class LiteLLMModel:
             return min(asked, self.MAX_RETRY_AFTER_S)
         base = self.backoff_s * 2 ** (attempt - 1)
         return min(base + random.uniform(0, self.JITTER * base), self.MAX_BACKOFF_S)
+
+
+def _finish_reason(response: Any) -> str | None:
+    try:
+        return getattr(response.choices[0], "finish_reason", None)
+    except (AttributeError, IndexError, KeyError, TypeError):
+        return None
 
 
 def _content(response: Any) -> str:

@@ -1,5 +1,7 @@
 """Terminus-2's observation: the new terminal output, cut to a byte budget (head + tail)."""
 
+from modularrsi.harness.protocols import limit_bytes
+
 MODULE = "observation"
 ROLE = "additive"
 DESCRIPTION = (
@@ -12,11 +14,4 @@ PARAMETERS = {"max_bytes": 10000}
 
 def shape(output, ctx):
     limit = ctx.params["max_bytes"]
-    data = output.encode("utf-8")
-    if len(data) <= limit:
-        return output
-    half = limit // 2
-    head = data[:half].decode("utf-8", errors="ignore")
-    tail = data[-half:].decode("utf-8", errors="ignore")
-    omitted = len(data) - len(head.encode("utf-8")) - len(tail.encode("utf-8"))
-    return f"{head}\n[... output limited to {limit} bytes; {omitted} interior bytes omitted ...]\n{tail}"
+    return limit_bytes(output, limit)

@@ -2,7 +2,7 @@
 
 from harbor.agents.terminus_2.terminus_json_plain_parser import TerminusJSONPlainParser
 
-from modularrsi.harness.protocols import Action, Reply
+from modularrsi.harness.protocols import Action, Reply, limit_bytes
 from modularrsi.harness.resources import terminus_template
 
 MODULE = "tool_use"
@@ -11,9 +11,10 @@ DESCRIPTION = (
     "Prompts for the Terminus-2 JSON schema {analysis, plan, commands[{keystrokes, duration}], "
     "task_complete}, parses replies with Harbor's TerminusJSONPlainParser, caps each wait at "
     "max_duration_sec, and sends every command's keystrokes to the tmux terminal, waiting the full "
-    "duration after each. Baseline behaviour."
+    "duration after each. The terminal output it reads back is cut to read_max_bytes (head + tail), as "
+    "Terminus-2 reads it; the observation filters then shape that text. Baseline behaviour."
 )
-PARAMETERS = {"max_duration_sec": 60}
+PARAMETERS = {"max_duration_sec": 60, "read_max_bytes": 10000}
 
 
 def initial_prompt(instruction, terminal_state, ctx):
@@ -40,4 +41,4 @@ def parse_error_feedback(reply, ctx):
 async def execute(actions, ctx):
     for action in actions:
         await ctx.terminal.send_keys(action.keystrokes, min_timeout_sec=action.duration)
-    return await ctx.terminal.incremental_output()
+    return limit_bytes(await ctx.terminal.incremental_output(), ctx.params["read_max_bytes"])

@@ -1,0 +1,30 @@
+"""What the agent's model calls assume about a model, as Harbor's Terminus-2 assumes it.
+
+A model LiteLLM does not know gets a context window of 1,000,000 tokens (Harbor's fallback, not
+LiteLLM's or ours for other roles) and no known output limit; a known one gets its
+``max_input_tokens`` (else ``max_tokens``) and ``max_output_tokens``.
+"""
+
+from __future__ import annotations
+
+#: Harbor's context window for a model LiteLLM does not know.
+FALLBACK_CONTEXT_LIMIT = 1_000_000
+#: First wait between retries of a failed model call (Terminus-2 waits at least 4 s).
+RETRY_BACKOFF_S = 4.0
+
+
+def is_litellm_name(name: str) -> bool:
+    """True for names served through LiteLLM (not ``sim`` or ``scripted:``)."""
+    return bool(name) and not (name == "sim" or name.startswith(("sim:", "scripted:")))
+
+
+def model_limits(name: str) -> tuple[int, int | None]:
+    """``(context window, output limit or None)`` of LiteLLM model ``name``."""
+    from modularrsi.models.litellm_backend import litellm_module
+
+    try:
+        info = litellm_module().get_model_info(name)
+    except Exception:  # noqa: BLE001 - LiteLLM raises for models it does not know
+        return FALLBACK_CONTEXT_LIMIT, None
+    context = info.get("max_input_tokens") or info.get("max_tokens") or FALLBACK_CONTEXT_LIMIT
+    return int(context), info.get("max_output_tokens")
