@@ -1,11 +1,15 @@
 """Public Terminal-Bench-2-format tasks under ``--env auto`` on this machine, and what each
 environment costs per trial.
 
+    python bench/real_tasks.py sample REPO... [--n 30] [--seed 2026] --out TASKS_DIR  # git clones of task sets
     python bench/real_tasks.py summary TASKS_DIR OUT_DIR      # after: modularrsi tasks validate TASKS_DIR
                                                               #          --env auto --out OUT_DIR
     python bench/real_tasks.py timing TASK [--repeats 2]      # podman cold / cached, and local when it fits
 
-``summary`` reads the task folders and the validation's trial directories and prints: the share of
+``sample`` draws tasks at random from git clones of public task sets, among the complete ones (a
+task.toml beside instruction.md, environment/Dockerfile, solution/solve.sh and tests/test.sh, at the
+clone's HEAD), and exports them unchanged. ``summary`` reads the task folders and the validation's
+trial directories and prints: the share of
 tasks that parse (task.toml loads, the Dockerfile's base images can be read), the share that validate
 (oracle 1, nop 0) among all and among those whose base image is Debian-based, the environment
 ``auto`` chose per task, and every other task's reason, grouped. ``timing`` runs the oracle of one
@@ -20,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import random
 import statistics
 import subprocess
 import sys
@@ -156,9 +161,35 @@ async def timing(task: Path, repeats: int) -> None:
               f"{med['overhead']:.1f} | {med['total']:.1f} | {[r['reward'] for r in rows]} |")
 
 
+def sample(repos: list[Path], n: int, seed: int, out: Path) -> None:
+    needed = ("environment/Dockerfile", "solution/solve.sh", "tests/test.sh", "instruction.md")
+    complete: list[tuple[Path, str]] = []
+    for repo in repos:
+        listed = subprocess.run(["git", "-C", str(repo), "ls-tree", "-r", "--name-only", "HEAD"],
+                                capture_output=True, text=True, check=True).stdout.splitlines()
+        files = set(listed)
+        for name in sorted(f for f in files if f.endswith("task.toml")):
+            folder = name.rpartition("/")[0]
+            if folder and all(f"{folder}/{part}" in files for part in needed):
+                complete.append((repo, folder))
+    print(f"{len(complete)} complete tasks in {len(repos)} repositories; drawing {n} (seed {seed})")
+    for repo, folder in random.Random(seed).sample(complete, n):
+        target = out / folder.rpartition("/")[2]
+        target.mkdir(parents=True)
+        archive = subprocess.run(["git", "-C", str(repo), "archive", "HEAD", folder], capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(target), f"--strip-components={folder.count('/') + 1}"],
+                       input=archive.stdout, check=True)
+        print(f"{repo.name}: {folder}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
+    d = commands.add_parser("sample")
+    d.add_argument("repos", type=Path, nargs="+")
+    d.add_argument("--n", type=int, default=30)
+    d.add_argument("--seed", type=int, default=2026)
+    d.add_argument("--out", type=Path, required=True)
     s = commands.add_parser("summary")
     s.add_argument("tasks", type=Path)
     s.add_argument("out", type=Path)
@@ -167,7 +198,9 @@ def main() -> None:
     t.add_argument("--repeats", type=int, default=2)
     args = parser.parse_args()
     apply_offline_defaults()
-    if args.command == "summary":
+    if args.command == "sample":
+        sample(args.repos, args.n, args.seed, args.out)
+    elif args.command == "summary":
         summary(args.tasks.resolve(), args.out.resolve())
     else:
         asyncio.run(timing(args.task.resolve(), args.repeats))
