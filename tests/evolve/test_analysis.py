@@ -22,7 +22,8 @@ SIM = SimAnalyst()
 
 
 def attempt(index: int, passed: bool, steps: int = 6, from_memory: bool = False, **signals) -> AttemptEvidence:
-    assert signals.keys() <= Signals.model_fields.keys(), f"not a signal: {signals.keys() - Signals.model_fields.keys()}"
+    unknown = signals.keys() - Signals.model_fields.keys()
+    assert not unknown, f"not a signal: {unknown}"
     return AttemptEvidence(index=index, passed=passed, steps=steps, signals=Signals(**signals),
                            from_memory=from_memory)
 

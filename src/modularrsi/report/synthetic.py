@@ -37,7 +37,7 @@ from modularrsi.evolve.runfiles import (
 )
 from modularrsi.rollouts.metrics import Attempt
 from modularrsi.rollouts.results import RunResults, build_results
-from modularrsi.rollouts.state import RunState, write_state
+from modularrsi.rollouts.state import BudgetFile, RunState, write_state
 from modularrsi.util.files import write_json, write_text, write_yaml
 
 BASE = {"agent_loop": "turn_loop", "tool_use": "terminus_json", "observation": "limit_output",
@@ -266,6 +266,6 @@ def _finish(run_dir: Path, start: str, start_functions: dict[str, str], finals: 
     write_json(run_dir / "eval" / "eval.json", result.model_dump(mode="json"))
     samples = [RunResults.model_validate_json(p.read_text()) for p in sorted(run_dir.rglob("results.json"))]
     rows = [row for results in samples for row in results.attempts]
-    write_json(run_dir / "budget.json", {"spent": {"calls": sum(row.steps for row in rows),
-                                                   "tokens": sum(row.input_tokens + row.output_tokens for row in rows),
-                                                   "cost_usd": sum(row.cost_usd for row in rows)}})
+    spent = {"calls": sum(row.steps for row in rows), "cost_usd": sum(row.cost_usd for row in rows),
+             "tokens": sum(row.input_tokens + row.output_tokens for row in rows)}
+    write_json(run_dir / "budget.json", BudgetFile.model_validate({"spent": spent}).model_dump(mode="json"))
