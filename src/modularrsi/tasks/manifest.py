@@ -48,6 +48,23 @@ class Exclusion(BaseModel):
     neighbour: str | None = None
 
 
+class CheckRecord(BaseModel):
+    """The ``check`` field of a task entry (``tasks check --manifest``): verdict, flags, failures and the key
+    figures of the last check."""
+
+    model_config = ConfigDict(extra="allow")
+    ok: bool
+    flags: list[str] = Field(default_factory=list)
+    failures: list[str] = Field(default_factory=list)
+    checked_at: str = ""
+    oracle: list[float | None] | None = None
+    nop: float | None = None
+    partial: float | None = None
+    steps: int | None = None
+    words: int | None = None
+    judge: dict[str, int] | None = None
+
+
 class TaskEntry(BaseModel):
     model_config = ConfigDict(extra="allow")
     path: str
@@ -57,7 +74,7 @@ class TaskEntry(BaseModel):
     success: dict[str, dict[str, int]] = Field(default_factory=dict)
     success_rate: float | None = None
     success_ci95: list[float] | None = None
-    check: dict[str, Any] | None = None
+    check: CheckRecord | None = None
 
 
 class Selection(BaseModel):
