@@ -77,6 +77,28 @@ class TaskEntry(BaseModel):
     check: CheckRecord | None = None
 
 
+class SelectionBin(BaseModel):
+    """One difficulty bin of a selection: its range of 1 − success rate, what was asked and what was taken."""
+
+    model_config = ConfigDict(extra="allow")
+    range: list[float]
+    label: str
+    share: float
+    target: int
+    available: int
+    selected: int
+    holdout: int
+
+
+class Shortfall(BaseModel):
+    """A bin short of tasks (``--allow-shortfall``): how many were missing and which bins filled in."""
+
+    model_config = ConfigDict(extra="allow")
+    bin: str
+    missing: int
+    filled_from: dict[str, int] = Field(default_factory=dict)
+
+
 class Selection(BaseModel):
     model_config = ConfigDict(extra="allow")
     distribution: str
@@ -84,8 +106,13 @@ class Selection(BaseModel):
     seed: int
     train: list[str]
     holdout: list[str] = Field(default_factory=list)
-    bins: list[dict[str, Any]] = Field(default_factory=list)
+    bins: list[SelectionBin] = Field(default_factory=list)
     balance: str | None = None
+    shares: list[float] | None = None
+    holdout_fraction: float | None = None
+    bins_by: str | None = None
+    eligible: int | None = None
+    shortfall: list[Shortfall] | None = None
 
 
 class PoolManifest(BaseModel):
