@@ -46,6 +46,14 @@ def given(flags: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in flags.items() if v is not None and v is not False and v != []}
 
 
+def refuse_with_resume(resume: Path | None, flags: dict[str, Any]) -> None:
+    """``--resume`` continues a run with its own ``config.yaml``: any other setting given is an error."""
+    others = given(flags)
+    if resume is not None and others:
+        raise ValueError(f"--resume continues {resume} with its own config.yaml; drop {', '.join(others)} "
+                         "(edit that file to change a setting)")
+
+
 def open_run[C](load: Callable[[Path | None, dict[str, Any]], C], *, config: Path | None, flags: dict[str, Any],
                 out: Path | None, resume: Path | None, prefix: str, what: str = "a run directory",
                 on_resume: Callable[[C, Path], C] | None = None) -> tuple[C, Path]:

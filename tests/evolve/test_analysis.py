@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from modularrsi.evolve.analysis import LLMAnalyst, SimAnalyst, analyse, analyse_all, finding_kind
 from modularrsi.evolve.analysis_llm import extract_object
 from modularrsi.evolve.findings import AttemptEvidence, Finding, TaskEvidence
+from modularrsi.evolve.signals import Signals
 from modularrsi.models.base import BudgetExceeded, Completion
 from modularrsi.models.scripted import ScriptedModel
 from modularrsi.rollouts.config import RunConfig
@@ -21,7 +22,10 @@ SIM = SimAnalyst()
 
 
 def attempt(index: int, passed: bool, steps: int = 6, from_memory: bool = False, **signals) -> AttemptEvidence:
-    return AttemptEvidence(index=index, passed=passed, steps=steps, signals=signals, from_memory=from_memory)
+    unknown = signals.keys() - Signals.model_fields.keys()
+    assert not unknown, f"not a signal: {unknown}"
+    return AttemptEvidence(index=index, passed=passed, steps=steps, signals=Signals(**signals),
+                           from_memory=from_memory)
 
 
 def mixed_premature_completion() -> TaskEvidence:
@@ -30,7 +34,7 @@ def mixed_premature_completion() -> TaskEvidence:
         task="csv-report", bucket="mixed", pair_source="same-epoch",
         attempts=[attempt(0, True, completion_without_evidence=0, ending="completed"),
                   attempt(1, False, steps=4, completion_without_evidence=1, ending="completed",
-                          completion_claim_steps=[5, 6]),
+                          unevidenced_claim_steps=[5, 6]),
                   attempt(2, True, completion_without_evidence=0, ending="completed")],
         pass_keystrokes=["ls\n", "python3 fix.py\n", "python3 -m pytest -q\n"],
         fail_keystrokes=["ls\n", "python3 fix.py\n", ""], divergence_step=2)
@@ -78,20 +82,20 @@ async def test_observation_lens_needs_the_large_output_to_separate_fail_from_pas
 
 async def test_context_lens_with_a_pair_from_memory():
     evidence = TaskEvidence(task="long-refactor", bucket="fixable_fail", pair_source="memory", attempts=[
-        *[attempt(k, False, steps=40, history_bytes=65_000, compactions=0) for k in range(3)],
-        attempt(7, True, steps=20, history_bytes=18_000, from_memory=True)])
+        *[attempt(k, False, steps=40, observation_bytes=[6_500] * 10, compactions=0) for k in range(3)],
+        attempt(7, True, steps=20, observation_bytes=[1_800] * 10, from_memory=True)])
     finding = await analyse(evidence, "context", SIM)
     assert (finding.kind, finding.pair_source, finding.pass_count, finding.attempts) == ("contrastive", "memory", 0, 3)
     assert finding.is_culprit and finding.mechanism == "early-summary" and "(from memory)" in finding.divergence
     summarised = evidence.model_copy(update={"attempts": [
-        attempt(k, False, history_bytes=65_000, compactions=1) for k in range(3)]})
+        attempt(k, False, observation_bytes=[6_500] * 10, compactions=1) for k in range(3)]})
     assert (await analyse(summarised, "context", SIM)).is_culprit is False
 
 
 async def test_memory_pair_known_only_by_its_keystrokes_is_still_contrastive():
     evidence = TaskEvidence(task="t", bucket="fixable_fail", pair_source="memory", divergence_step=1,
                             pass_keystrokes=["ls\n", "make test\n"], fail_keystrokes=["ls\n", ""],
-                            attempts=[attempt(k, False, completion_without_evidence=True) for k in range(3)])
+                            attempts=[attempt(k, False, completion_without_evidence=1) for k in range(3)])
     finding = await analyse(evidence, "completion", SIM)
     assert (finding.kind, finding.pair_source, finding.is_culprit) == ("contrastive", "memory", True)
     assert "the passing trajectory (memory) did not" in finding.divergence
@@ -236,10 +240,10 @@ def _attempt_from_trial(trial: Path, index: int) -> tuple[AttemptEvidence, list[
                                                  for c in s.get("tool_calls") or [])]
     signals = {"turns": episode["turns"], "ending": episode["ending"], "parse_errors": episode["parse_errors"],
                "completion_claims": episode["completion_claims"], "compactions": episode["compactions"],
-               "observation_bytes": sizes, "completion_claim_steps": claims,
+               "observation_bytes": sizes, "unevidenced_claim_steps": claims,
                "repeated_commands": sum(1 for a, b in zip(keys, keys[1:], strict=False) if b and a == b)}
     return AttemptEvidence(index=index, passed=reward.get("reward", 0) >= 1, steps=episode["turns"],
-                           signals=signals), keys
+                           signals=Signals(**signals)), keys
 
 
 def _evidence(run_dir: Path, task: str) -> TaskEvidence:

@@ -63,7 +63,7 @@ def test_good_proposal_is_a_generation_that_changes_only_its_module(tmp_path, ta
     entry, before = CATALOGUE[tag], tree_hashes(BASELINE)
     p = SimEditor(seed=0, bad_rate=0.0).propose(entry.module, tag, BASELINE, tmp_path / "stage")
     gen = load_generation(p.staging_dir)
-    assert p.bad_kind is None and p.parent_id == BASE_ID and gen.manifest["parents"] == [BASE_ID]
+    assert p.bad_kind is None and p.parent_id == BASE_ID and gen.manifest.parents == [BASE_ID]
     assert gen.id == p.generation_id and p.function == f"{entry.module}/{entry.name}"
     assert all(f == "manifest.json" or f.startswith(f"modules/{entry.module}/") for f in p.files_changed)
     headers = [line[4:] for line in p.diff.splitlines() if line.startswith(("+++ ", "--- "))]

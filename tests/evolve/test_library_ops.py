@@ -37,7 +37,7 @@ def test_combine_takes_each_module_from_its_lane_and_revert_puts_one_back(tmp_pa
     assert changed_modules(tmp_path / "combined", BASELINE) == ["agent_loop", "completion"]
     assert combined.default_active()["completion"][-1] == "evidence_check"
     assert combined.default_active()["agent_loop"][-1] == "loop_guard"
-    assert set(combined.manifest["parents"]) == {load_generation(BASELINE).id,
+    assert set(combined.manifest.parents) == {load_generation(BASELINE).id,
                                                 *(load_generation(p).id for p in lanes.values())}
     inputs = {p: tree_hashes(p) for p in (tmp_path / "combined", BASELINE)}
     reverted = revert_module(tmp_path / "combined", BASELINE, "agent_loop", tmp_path / "reverted", "test")

@@ -8,7 +8,8 @@ import shutil
 from pathlib import Path
 
 from modularrsi.harness import BASELINE
-from modularrsi.harness.library import generation_id, load_generation
+from modularrsi.harness.library import load_generation
+from modularrsi.harness.manifest import GenerationManifest
 
 BASE = load_generation(BASELINE)
 
@@ -28,6 +29,6 @@ def staged(tmp_path: Path, edits: dict[str, str], manifest_edit=None, reseal: bo
     if manifest_edit:
         manifest_edit(manifest)
     if reseal:
-        manifest["id"] = generation_id(manifest["functions"], manifest["active"])
+        manifest["id"] = GenerationManifest.model_validate(manifest).seal_id()
     (target / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     return target

@@ -104,10 +104,10 @@ def test_check_verdicts_flags_and_manifest(task_factory, tmp_path):
     saved = load_manifest(manifest)
     assert saved.pool == ["x"] and set(saved.tasks) == set(tasks)
     assert saved.tasks["good"].path == "custom/good" and saved.tasks["good"].success["sim"]["passes"] == 1
-    assert saved.tasks["good"].check["ok"] and saved.tasks["good"].check["oracle"] == [1.0, 1.0]
-    assert saved.tasks["weak"].check["flags"] == ["weakly-verified"]
+    assert saved.tasks["good"].check.ok and saved.tasks["good"].check.oracle == [1.0, 1.0]
+    assert saved.tasks["weak"].check.flags == ["weakly-verified"]
     assert saved.tasks["weak"].category == "systems-and-os"
-    assert not saved.tasks["flaky"].check["ok"]
+    assert not saved.tasks["flaky"].check.ok
 
 
 def test_judge_scores_reach_the_table_and_report(task_factory, tmp_path):

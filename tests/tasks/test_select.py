@@ -79,7 +79,7 @@ def test_exact_bin_counts_and_category_balance(distribution, targets):
     assert len(chosen) == len(set(chosen)) == 120 and sel.holdout == []
     counts = bins_of(manifest, chosen)
     assert [counts[i] for i in range(5)] == targets
-    assert [b["target"] for b in sel.bins] == targets == [b["selected"] for b in sel.bins]
+    assert [b.target for b in sel.bins] == targets == [b.selected for b in sel.bins]
     assert not any(t.startswith(("unmeasured", "excluded")) for t in chosen)
     for i in range(5):
         per_cat = Counter(manifest.tasks[t].category for t in chosen if difficulty_bin(manifest.tasks[t].success_rate)
@@ -87,9 +87,8 @@ def test_exact_bin_counts_and_category_balance(distribution, targets):
         assert max(per_cat.values()) - min(per_cat.values()) <= 1, (i, per_cat)
     overall = Counter(manifest.tasks[t].category for t in chosen)
     assert len(overall) == 8 and max(overall.values()) - min(overall.values()) <= 1, overall
-    extra = sel.model_extra
     assert (sel.distribution, sel.n, sel.seed, sel.balance) == (distribution, 120, 3, "category")
-    assert extra["eligible"] == 200 and extra["bins_by"] == "success_rate" and "shortfall" not in extra
+    assert sel.eligible == 200 and sel.bins_by == "success_rate" and sel.shortfall is None
 
 
 def test_same_seed_same_selection_other_seed_other_selection():
@@ -107,10 +106,10 @@ def test_holdout_split_is_seeded_and_balanced():
     sel = select_tasks(manifest, SelectOptions(distribution="medium-centered", n=120, seed=1, holdout_fraction=0.25))
     assert len(sel.holdout) == 30 and len(sel.train) == 90 and not set(sel.train) & set(sel.holdout)
     per_bin = bins_of(manifest, sel.holdout)
-    assert [per_bin[i] for i in range(5)] == [3, 5, 15, 4, 3] == [b["holdout"] for b in sel.bins]
+    assert [per_bin[i] for i in range(5)] == [3, 5, 15, 4, 3] == [b.holdout for b in sel.bins]
     cats = Counter(manifest.tasks[t].category for t in sel.holdout)
     assert len(cats) == 8 and max(cats.values()) - min(cats.values()) <= 1, cats
-    assert sel.model_extra["holdout_fraction"] == 0.25
+    assert sel.holdout_fraction == 0.25
 
 
 def test_balance_none_and_per_model_binning():
@@ -121,7 +120,7 @@ def test_balance_none_and_per_model_binning():
     sel = select_tasks(manifest, SelectOptions(distribution="hard-easy", n=20, balance="none", bins_by="success:m",
                                                allow_shortfall=True))
     assert sel.balance == "none" and len(sel.train) == 20
-    assert {b["label"]: b["available"] for b in sel.bins}["0–20 %"] == 45
+    assert {b.label: b.available for b in sel.bins}["0–20 %"] == 45
 
 
 def test_shortfall_is_an_error_with_numbers():
@@ -140,8 +139,8 @@ def test_allow_shortfall_fills_from_the_nearest_bins_and_records_it():
     counts = bins_of(manifest, chosen)
     # 80–100 % has 30 of its 42; 60–80 % has 22 for a target of 12, so lends 10; 40–60 % lends the last 2.
     assert [counts[i] for i in range(5)] == [42, 12, 14, 22, 30] and len(chosen) == 120
-    assert sel.model_extra["shortfall"] == [{"bin": "80–100 %", "missing": 12,
-                                             "filled_from": {"60–80 %": 10, "40–60 %": 2}}]
+    assert [s.model_dump() for s in sel.shortfall or []] == [{"bin": "80–100 %", "missing": 12,
+                                                              "filled_from": {"60–80 %": 10, "40–60 %": 2}}]
 
 
 def test_bad_inputs_are_one_line_errors_with_numbers():

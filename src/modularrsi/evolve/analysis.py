@@ -19,7 +19,7 @@ import asyncio
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -33,6 +33,7 @@ from modularrsi.evolve.findings import (
     TaskEvidence,
     strength_fields,
 )
+from modularrsi.evolve.signals import Signals
 from modularrsi.harness.protocols import MODULES
 
 __all__ = ["Analyst", "LLMAnalyst", "SimAnalyst", "SimAnalystConfig", "analyse", "analyse_all", "finding_kind"]
@@ -108,54 +109,41 @@ class SimAnalystConfig(BaseModel):
     long_history_bytes: int = Field(default=40_000, ge=1, description="History size with no compaction.")
 
 
-def _num(signals: dict[str, Any], key: str) -> float:
-    value = signals.get(key, 0)
-    if isinstance(value, list | tuple | dict | set):
-        return float(len(value))
-    return float(value) if isinstance(value, int | float) else 0.0
-
-
-def _largest(signals: dict[str, Any]) -> float:
-    return max([*_sizes(signals), _num(signals, "max_observation_bytes")])
-
-
-def _sizes(signals: dict[str, Any]) -> list[float]:
-    value = signals.get("observation_bytes", [])
-    values = value if isinstance(value, list | tuple) else [value]
-    return [float(v) for v in values if isinstance(v, int | float)]
+def _largest(signals: Signals) -> float:
+    return float(max([*signals.observation_bytes, signals.max_observation_bytes]))
 
 
 @dataclass(frozen=True)
 class Symptom:
     """How one module shows in an attempt's signals: ``score`` > 0 means present (bigger = worse)."""
 
-    score: Callable[[dict[str, Any], SimAnalystConfig], float]
+    score: Callable[[Signals, SimAnalystConfig], float]
     describe: Callable[[float], str]
     step_prefixes: tuple[str, ...]
     change: str
 
 
 def _at_least(value: float, threshold: float) -> float:
-    return value if value >= threshold else 0.0
+    return float(value) if value >= threshold else 0.0
 
 
-def _premature(s: dict[str, Any], c: SimAnalystConfig) -> float:
-    return _num(s, "completion_without_evidence") if s.get("ending") in ("completed", None) else 0.0
+def _premature(s: Signals, c: SimAnalystConfig) -> float:
+    return float(s.completion_without_evidence) if s.ending in ("completed", None) else 0.0
 
 
-def _unsummarised(s: dict[str, Any], c: SimAnalystConfig) -> float:
-    history = _num(s, "history_bytes") or sum(_sizes(s))
-    return 0.0 if _num(s, "compactions") else _at_least(history, c.long_history_bytes)
+def _unsummarised(s: Signals, c: SimAnalystConfig) -> float:
+    history = float(sum(s.observation_bytes))
+    return 0.0 if s.compactions else _at_least(history, c.long_history_bytes)
 
 
 SYMPTOMS: dict[str, Symptom] = {
     "tool_use": Symptom(
-        lambda s, c: _at_least(_num(s, "parse_errors"), c.parse_errors),
+        lambda s, c: _at_least(s.parse_errors, c.parse_errors),
         lambda v: f"{v:.0f} unparseable replies", ("parse_error",),
         "When a reply cannot be parsed, repair common format slips (extract the JSON object, drop trailing "
         "commas, coerce types) before asking again, and state the exact expected format in the feedback."),
     "agent_loop": Symptom(
-        lambda s, c: _at_least(_num(s, "repeated_commands"), c.repeated_commands),
+        lambda s, c: _at_least(s.repeated_commands, c.repeated_commands),
         lambda v: f"the same command repeated {v:.0f} times", ("repeat",),
         "Detect the model repeating the same command over several turns and intervene with a message that "
         "names the repetition and asks for a different approach."),
@@ -179,12 +167,8 @@ EFFICIENCY_MODULES = ("agent_loop", "observation", "tool_use")
 
 
 def _steps(attempts: Iterable[AttemptEvidence], prefixes: tuple[str, ...]) -> list[int]:
-    found: set[int] = set()
-    for attempt in attempts:
-        for key, value in attempt.signals.items():
-            if key.endswith("_steps") and key.startswith(prefixes) and isinstance(value, list | tuple):
-                found.update(v for v in value if isinstance(v, int) and not isinstance(v, bool))
-    return sorted(found)
+    keys = [key for key in Signals.model_fields if key.endswith("_steps") and key.startswith(prefixes)]
+    return sorted({step for attempt in attempts for key in keys for step in getattr(attempt.signals, key)})
 
 
 def _short(text: str, limit: int = 80) -> str:
@@ -268,7 +252,7 @@ def _divergence(evidence: TaskEvidence, kind: Kind, module: str, hits: list[tupl
 
 
 def _recovery(attempt: AttemptEvidence, module: str) -> str:
-    interventions = _num(attempt.signals, "interventions")
+    interventions = attempt.signals.interventions
     return f" despite {interventions:.0f} intervention(s) (ineffective recovery)" if (
         module == "agent_loop" and interventions) else ""
 

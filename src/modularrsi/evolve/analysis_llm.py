@@ -18,6 +18,7 @@ import re
 from typing import Any
 
 from modularrsi.evolve.findings import MECHANISMS, Finding, Kind, Module, TaskEvidence, strength_fields
+from modularrsi.evolve.signals import Signals
 from modularrsi.harness.protocols import CONTRACTS, MODULE_TITLES, MODULES
 from modularrsi.models.base import BudgetExceeded, ChatModel, Message, ModelError
 
@@ -106,9 +107,10 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _compact(signals: dict[str, Any]) -> str:
+def _compact(signals: Signals) -> str:
     shown = {k: (f"{len(v)} items, max {max(v)}, sum {sum(v)}" if isinstance(v, list) and len(v) > 6
-                 and all(isinstance(x, int | float) for x in v) else v) for k, v in sorted(signals.items())}
+                 and all(isinstance(x, int | float) for x in v) else v)
+             for k, v in sorted(signals.model_dump(mode="json").items())}
     return _clip(json.dumps(shown, default=str), 500)
 
 

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from modularrsi.cli_common import console, fail, given, open_run
+from modularrsi.cli_common import console, fail, open_run, refuse_with_resume
 from modularrsi.models.base import ModelError
 from modularrsi.tasks.trials import ENV_HELP
 
@@ -52,12 +52,9 @@ def evolve(
     try:
         if joint and monolithic:
             raise ValueError("--joint and --monolithic are different ablations; give one")
-        others = given({"--config": config, "--tasks": tasks, "--model": model, "--epochs": epochs, "-k": k,
-                        "-n": concurrency, "--seed": seed, "--joint": joint, "--monolithic": monolithic,
-                        "--no-contrast": no_contrast, "--out": out})
-        if resume is not None and others:
-            raise ValueError(f"--resume continues {resume} with its own config.yaml; drop {', '.join(others)} "
-                             "(edit that file to change a setting)")
+        refuse_with_resume(resume, {"--config": config, "--tasks": tasks, "--model": model, "--epochs": epochs,
+                                    "-k": k, "-n": concurrency, "--seed": seed, "--joint": joint,
+                                    "--monolithic": monolithic, "--no-contrast": no_contrast, "--out": out})
         flags = {"tasks": tasks, "model": model, "epochs": epochs, "k": k, "concurrency": concurrency, "seed": seed,
                  "mode": "joint" if joint else "monolithic" if monolithic else None,
                  "contrast": False if no_contrast else None}
@@ -75,45 +72,64 @@ def evolve(
 
 
 def eval_command(
-    generation: Annotated[Path, typer.Option("--generation", help="Candidate generation (e.g. RUN/frozen).")],
+    generation: Annotated[Path | None, typer.Option("--generation", help="Candidate generation (e.g. RUN/frozen).")
+                          ] = None,
     baseline: Annotated[Path | None, typer.Option("--baseline", help="Baseline generation (default gen_0).")
                         ] = None,
     tasks: Annotated[list[Path] | None, typer.Option("--tasks", help="Held-out task dirs.")] = None,
-    k: Annotated[int, typer.Option("-k", help="Attempts per task and side.")] = 3,
-    model: Annotated[str, typer.Option("--model", "-m", help="Agent model.")] = "sim",
-    concurrency: Annotated[int, typer.Option("-n", "--concurrency", help="Attempts at once.")] = 8,
-    env: Annotated[str, typer.Option("--env", help=ENV_HELP)
-                   ] = "auto",
+    k: Annotated[int | None, typer.Option("-k", help="Attempts per task and side (default 3).")] = None,
+    model: Annotated[str | None, typer.Option("--model", "-m", help="Agent model (default sim).")] = None,
+    concurrency: Annotated[int | None, typer.Option("-n", "--concurrency", help="Attempts at once (default 8).")
+                           ] = None,
+    env: Annotated[str | None, typer.Option("--env", help=ENV_HELP + " Default: auto.")] = None,
     dataset: Annotated[str | None, typer.Option("--dataset", help="Harbor dataset NAME@VERSION.")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed shared by both sides.")] = 0,
-    max_turns: Annotated[int, typer.Option("--max-turns", help="Turn limit per attempt.")] = 50,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed shared by both sides (default 0).")] = None,
+    max_turns: Annotated[int | None, typer.Option("--max-turns", help="Turn limit per attempt (default 50).")
+                         ] = None,
     disjoint_from: Annotated[list[Path] | None, typer.Option("--disjoint-from", help="Refuse tasks this "
                                                              "manifest or evolution run evolved on.")] = None,
+    config: Annotated[Path | None, typer.Option("--config", help="YAML with any of these settings; flags win.")
+                      ] = None,
     out: Annotated[Path | None, typer.Option("--out", help="Eval directory (default runs/eval-<time>).")] = None,
+    resume: Annotated[Path | None, typer.Option("--resume", help="Finish an interrupted eval directory.")] = None,
 ) -> None:
     """Paired comparison of two generations on held-out tasks (same seeds on both sides)."""
-    from modularrsi.evolve.evaluate import evaluate
+    from modularrsi.evolve.evaluate import EvalConfig, evaluate
     from modularrsi.evolve.layout import BASELINE
-    from modularrsi.rollouts.config import RunConfig
-    from modularrsi.rollouts.run import new_run_id
+    from modularrsi.util.files import write_yaml
 
     try:
+        refuse_with_resume(resume, {"--generation": generation, "--baseline": baseline, "--tasks": tasks, "-k": k,
+                                    "--model": model, "-n": concurrency, "--env": env, "--dataset": dataset,
+                                    "--seed": seed, "--max-turns": max_turns, "--disjoint-from": disjoint_from,
+                                    "--config": config, "--out": out})
         manifests, evolved = _disjoint(disjoint_from or [])
-        template = RunConfig(tasks=tasks or [], dataset=dataset, model=model, k=k, concurrency=concurrency, env=env,
-                             seed=seed, max_turns=max_turns, disjoint_from=manifests)
-        if evolved:
-            from modularrsi.tasks.model import discover
-
-            clash = sorted({p.name for p in discover(tasks or [])} & evolved)
-            if clash:
-                raise ValueError(f"refusing to evaluate on {len(clash)} task(s) the evolution run evolved on "
-                                 f"(e.g. {clash[0]}); evaluation tasks must be disjoint from evolution tasks")
-        out_dir = out or Path("runs") / new_run_id("eval")
-        result = asyncio.run(evaluate(template, baseline or BASELINE, generation, out_dir.resolve()))
+        flags = {"generation": generation, "baseline": baseline, "tasks": tasks, "k": k, "model": model,
+                 "concurrency": concurrency, "env": env, "dataset": dataset, "seed": seed, "max_turns": max_turns,
+                 "disjoint_from": manifests}
+        cfg, out_dir = open_run(EvalConfig.load, config=config, flags=flags, out=out, resume=resume, prefix="eval",
+                                what="an eval directory")
+        _check_eval(cfg, evolved)
+        if resume is None:  # written once the input is known good: a corrected command can reuse --out
+            out_dir.mkdir(parents=True, exist_ok=True)
+            write_yaml(out_dir / "config.yaml", cfg.dump())
+        result = asyncio.run(evaluate(cfg.template(), cfg.baseline or BASELINE, cfg.generation, out_dir.resolve()))
     except (ValueError, FileNotFoundError) as exc:
         raise fail(str(exc)) from None
     print_eval(result)
     console.print(f"eval directory: {out_dir}")
+
+
+def _check_eval(cfg, evolved: set[str]) -> None:
+    """A candidate is named, the tasks exist and none of them is one the evolution run evolved on."""
+    from modularrsi.tasks.model import discover
+
+    if cfg.generation is None:
+        raise ValueError("eval needs --generation: the candidate generation (e.g. RUN/frozen)")
+    clash = sorted({p.name for p in discover(cfg.tasks)} & evolved)
+    if clash:
+        raise ValueError(f"refusing to evaluate on {len(clash)} task(s) the evolution run evolved on "
+                         f"(e.g. {clash[0]}); evaluation tasks must be disjoint from evolution tasks")
 
 
 def _disjoint(paths: list[Path]) -> tuple[list[Path], set[str]]:

@@ -9,7 +9,8 @@ attempt pairs whose outcome differs, and a Wilcoxon signed-rank test on the per-
 Per task: fixed (more passes under the candidate), broken (fewer) or unchanged.
 
 Layout: ``<out>/baseline/`` and ``<out>/candidate/`` are ordinary run directories (resumable);
-``<out>/eval.json`` is the comparison (:class:`EvalResult`).
+``<out>/eval.json`` is the comparison (:class:`EvalResult`); ``modularrsi eval`` also writes
+``<out>/config.yaml`` (:class:`EvalConfig`, what ``--resume`` continues with).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 from scipy.stats import binomtest, wilcoxon
 
 from modularrsi.rollouts.config import RunConfig
@@ -27,6 +28,17 @@ from modularrsi.rollouts.results import Estimates, RunResults
 from modularrsi.util.files import write_json
 
 METRICS = ("acc", "pass_at_k", "pass_hat_k", "mean_steps", "tokens", "cost_usd")
+
+
+class EvalConfig(RunConfig):
+    """Settings of ``modularrsi eval`` (``config.yaml`` of an eval directory): a run's settings, shared by
+    both sides, with ``generation`` the candidate and ``baseline`` what it is compared with."""
+
+    baseline: Path | None = Field(default=None, description="Baseline generation (default gen_0).")
+
+    def template(self) -> RunConfig:
+        """The settings both sides run with (each side sets its own generation)."""
+        return RunConfig.model_validate(self.model_dump(exclude={"baseline", "generation"}))
 
 
 class Side(Estimates):

@@ -20,7 +20,7 @@ from modularrsi.evolve.signals import decisions, first_divergence
 
 def attempt_evidence(record: AttemptRecord, from_memory: bool = False) -> AttemptEvidence:
     return AttemptEvidence(index=record.attempt, passed=record.passed, steps=record.steps,
-                           signals=record.signals.model_dump(mode="json"), from_memory=from_memory)
+                           signals=record.signals, from_memory=from_memory)
 
 
 def _keys(trial_dir: str) -> list[str]:

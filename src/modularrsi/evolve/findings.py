@@ -15,28 +15,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from modularrsi.evolve.signals import Signals
+
 Module = Literal["agent_loop", "tool_use", "observation", "context", "completion"]
 Kind = Literal["contrastive", "single-sided", "efficiency"]
 PairSource = Literal["same-epoch", "memory"]
-
-#: The signal keys the analysts read from an attempt's ``signals`` dict (all optional; absent = 0 / empty).
-#: Any key ending in ``_steps`` holding a list of ints is read as evidence step ids (ATIF ``step_id``), e.g.
-#: ``parse_error_steps``, ``repeated_command_steps``, ``unevidenced_claim_steps``. A ``Signals.model_dump()``
-#: fits as it is.
-SIGNAL_KEYS = {
-    "turns": "int: agent turns",
-    "ending": "str: completed | turn_limit | time_limit | session_ended | model_error | budget | harness_error",
-    "parse_errors": "int: replies Tool Use could not parse",
-    "completion_claims": "int: replies claiming the task is complete",
-    "completion_without_evidence": "int | bool: claims not preceded by a command checking the result",
-    "repeated_commands": "int: actions repeating an earlier identical command (loop length)",
-    "observation_bytes": "list[int]: byte size of each observation the model read",
-    "max_observation_bytes": "int: the largest of them (used when the list is absent)",
-    "history_bytes": "int: largest history the model saw (default: sum of observation_bytes)",
-    "compactions": "int: summarisations of the history",
-    "interventions": "int: Agent Loop interventions (e.g. loop warnings)",
-}
-
 
 #: The mechanism tag a culprit finding of each module most often names (analysts may name others).
 MECHANISMS: dict[str, str] = {
@@ -54,7 +37,7 @@ class AttemptEvidence(BaseModel):
     index: int = Field(description="Attempt index k (trial <task>__a<k>).")
     passed: bool
     steps: int = Field(default=0, ge=0, description="Agent steps taken.")
-    signals: dict[str, Any] = Field(default_factory=dict, description="Deterministic facts; keys: SIGNAL_KEYS.")
+    signals: Signals = Field(default_factory=Signals, description="Deterministic facts about the attempt.")
     from_memory: bool = False
 
 

@@ -133,8 +133,8 @@ def copy_generation(source_dir: Path, target: Path, created_by: str | None = Non
     """A sealed copy of a generation (same id unless ``created_by``/``parents`` change the manifest)."""
     gen = load_generation(source_dir)
     sources, active, lineage = _parts(gen)
-    return write_generation(target, sources, active, parents if parents is not None else gen.manifest["parents"],
-                            created_by or gen.manifest.get("created_by", ""), lineage)
+    return write_generation(target, sources, active, parents if parents is not None else gen.manifest.parents,
+                            created_by or gen.manifest.created_by, lineage)
 
 
 def changed_modules(generation_dir: Path, reference_dir: Path) -> list[str]:

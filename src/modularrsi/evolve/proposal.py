@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import json
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from modularrsi.harness.manifest import manifest_id
 from modularrsi.harness.protocols import MODULES
 
 IGNORED_PARTS = ("__pycache__",)
@@ -62,14 +62,6 @@ class Proposal(BaseModel):
     def added_lines(self) -> list[str]:
         """The lines the diff adds (without the leading ``+``; file headers excluded)."""
         return [line[1:] for line in self.diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
-
-
-def manifest_id(generation_dir: Path) -> str:
-    """The ``id`` recorded in a generation's manifest ('' when missing or unreadable)."""
-    try:
-        return str(json.loads((generation_dir / "manifest.json").read_text()).get("id", ""))
-    except (OSError, ValueError, AttributeError):
-        return ""
 
 
 def tree_hashes(root: Path) -> dict[str, str]:

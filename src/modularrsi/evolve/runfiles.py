@@ -3,7 +3,9 @@ that writes it and every reader (the pipeline on resume, the report, ``modularrs
 
 Where each file lives is :class:`~modularrsi.evolve.layout.RunLayout`'s business. Files are written
 atomically by :func:`write_model`; optional fields a stage did not set are left out of the file.
-``state.json`` is :class:`modularrsi.rollouts.state.RunState` (every kind of run has one).
+``state.json`` is :class:`modularrsi.rollouts.state.RunState` (every kind of run has one); each
+generation's ``manifest.json`` is :class:`~modularrsi.harness.manifest.GenerationManifest` (re-exported
+here for readers of a run directory); ``budget.json`` is :class:`modularrsi.models.budget.BudgetFile`.
 """
 
 from __future__ import annotations
@@ -13,7 +15,11 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from modularrsi.evolve.libraryops import Merge
+from modularrsi.harness.manifest import FunctionEntry, GenerationManifest
 from modularrsi.util.files import write_json
+
+__all__ = ["Conflict", "EpochOutcome", "EpochSample", "EvolveLock", "FrozenRecord", "FunctionEntry",
+           "GenerationManifest", "IntegrationResult", "Lane", "LaneState", "MergeRecord", "read_model", "write_model"]
 
 
 class Lane(BaseModel):

@@ -21,11 +21,8 @@ of changed files are computed from the two directories (``proposal.generation_di
 from __future__ import annotations
 
 import ast
-import hashlib
-import json
 import random
 import re
-import shutil
 from pathlib import Path
 from typing import Literal
 
@@ -33,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from modularrsi.evolve import catalogue
 from modularrsi.evolve.proposal import Proposal, generation_diff
-from modularrsi.harness.library import generation_id, load_generation, read_sources, write_generation
+from modularrsi.harness.library import load_generation, read_sources, write_generation, write_unchecked
 from modularrsi.harness.protocols import MODULES
 
 BadKind = Literal["syntax_error", "scope_violation", "task_specific_hack", "regression"]
@@ -226,19 +223,4 @@ _generic_{name} = {name}
 def write_raw(target: Path, sources: dict[str, str], active: dict[str, list[str]], parents: list[str],
               created_by: str, lineage: dict[str, list[str]]) -> str:
     """A generation's files and manifest written without validation (for patches meant to fail it)."""
-    tmp = target.with_name(target.name + ".tmp")
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    entries = []
-    for key, text in sorted(sources.items()):
-        module, name = key.split("/")
-        file = tmp / "modules" / module / f"{name}.py"
-        file.parent.mkdir(parents=True, exist_ok=True)
-        file.write_text(text)
-        entries.append({"module": module, "name": name, "sha256": hashlib.sha256(text.encode()).hexdigest(),
-                        "parents": lineage.get(key, [])})
-    gen_id = generation_id(entries, active)
-    manifest = {"id": gen_id, "parents": parents, "created_by": created_by, "functions": entries, "active": active}
-    (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
-    tmp.rename(target)
-    return gen_id
+    return write_unchecked(target, sources, active, parents, created_by, lineage).id

@@ -2,7 +2,7 @@
 
 Layout::
 
-    gen_dir/manifest.json                 {"id", "parents", "created_by", "functions": [...], "active": {...}}
+    gen_dir/manifest.json                 :class:`~modularrsi.harness.manifest.GenerationManifest`
     gen_dir/modules/<module>/<name>.py    one function per file (see protocols.py for the contract)
 
 A generation's id is the content hash of its function files and active set, so two directories with
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import json
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,9 +23,12 @@ from types import CodeType, ModuleType
 from typing import Any
 
 from modularrsi.harness.checks import Declarations, GenerationError, check_source, declarations
+from modularrsi.harness.manifest import FILE as MANIFEST
+from modularrsi.harness.manifest import GenerationManifest, generation_id, write_files
 from modularrsi.harness.protocols import CONTRACTS, CORE_SLOTS, MODULES
 
-__all__ = ["Function", "Generation", "GenerationError", "check_source", "load_generation", "write_generation"]
+__all__ = ["Function", "Generation", "GenerationError", "GenerationManifest", "check_source", "generation_id",
+           "load_generation", "write_generation", "write_unchecked"]
 
 
 @dataclass
@@ -68,11 +70,11 @@ class Generation:
 
     path: Path
     id: str
-    manifest: dict[str, Any]
+    manifest: GenerationManifest
     functions: dict[str, Function]  # key: "<module>/<name>"
 
     def default_active(self) -> dict[str, list[str]]:
-        return {m: list(self.manifest["active"].get(m, [])) for m in MODULES}
+        return {m: list(self.manifest.active.get(m, [])) for m in MODULES}
 
     def in_module(self, module: str) -> list[Function]:
         return [f for f in self.functions.values() if f.module == module]
@@ -80,14 +82,6 @@ class Generation:
 
 def file_hash(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def generation_id(functions: list[dict[str, Any]], active: dict[str, list[str]]) -> str:
-    digest = hashlib.sha256()
-    for entry in sorted(functions, key=lambda f: (f["module"], f["name"])):
-        digest.update(f"{entry['module']}/{entry['name']}:{entry['sha256']}\n".encode())
-    digest.update(json.dumps(active, sort_keys=True).encode())
-    return "g" + digest.hexdigest()[:12]
 
 
 @dataclass(frozen=True)
@@ -170,33 +164,33 @@ def load_function(path: Path, unique_prefix: str) -> Function:
 
 def load_generation(path: Path) -> Generation:
     """Load and validate every function of the generation at ``path``."""
-    manifest_path = path / "manifest.json"
+    manifest_path = path / MANIFEST
     if not manifest_path.is_file():
         raise GenerationError(f"{manifest_path}: missing (not a generation directory)")
     try:
-        manifest = json.loads(manifest_path.read_text())
-    except json.JSONDecodeError as exc:
-        raise GenerationError(f"{manifest_path}: not valid JSON ({exc})") from None
+        manifest = GenerationManifest.read(path)
+    except ValueError as exc:
+        raise GenerationError(str(exc)) from None
     functions: dict[str, Function] = {}
     prefix = f"_mrsi_gen_{hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:10]}"
     for file in sorted((path / "modules").glob("*/*.py")):
         fn = load_function(file, prefix)
         functions[f"{fn.module}/{fn.name}"] = fn
-    entries = {f"{e['module']}/{e['name']}": e for e in manifest.get("functions", [])}
+    entries = manifest.entries()
     for key, fn in functions.items():
         entry = entries.get(key)
         if entry is None:
             raise GenerationError(f"{fn.path}: not listed in {manifest_path}")
-        if entry.get("sha256") != fn.sha256:
+        if entry.sha256 != fn.sha256:
             raise GenerationError(f"{fn.path}: content hash differs from {manifest_path} (generations are "
                                   "immutable: write a new generation instead of editing one)")
-        fn.parents = list(entry.get("parents", []))
-        fn.parameters = {**fn.parameters, **entry.get("parameters", {})}
+        fn.parents = list(entry.parents)
+        fn.parameters = {**fn.parameters, **entry.parameters}
     for key in entries:
         if key not in functions:
             raise GenerationError(f"{manifest_path}: lists {key}, but modules/{key}.py does not exist")
-    check_active(manifest_path, manifest.get("active", {}), functions)
-    return Generation(path, manifest.get("id", ""), manifest, functions)
+    check_active(manifest_path, manifest.active, functions)
+    return Generation(path, manifest.id, manifest, functions)
 
 
 def check_active(where: Path, active: dict[str, list[str]], functions: dict[str, Function]) -> None:
@@ -217,20 +211,7 @@ def write_generation(target: Path, sources: dict[str, str], active: dict[str, li
     """Write a new immutable generation from ``{"<module>/<name>": source}``; atomic (temp + rename)."""
     if target.exists():
         raise GenerationError(f"{target}: exists already (generations are never overwritten)")
-    tmp = target.with_name(target.name + ".tmp")
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    entries = []
-    for key, source in sorted(sources.items()):
-        module, name = key.split("/")
-        file = tmp / "modules" / module / f"{name}.py"
-        file.parent.mkdir(parents=True, exist_ok=True)
-        file.write_text(source)
-        entries.append({"module": module, "name": name, "sha256": hashlib.sha256(source.encode()).hexdigest(),
-                        "parents": (lineage or {}).get(key, [])})
-    manifest = {"id": generation_id(entries, active), "parents": parents, "created_by": created_by,
-                "functions": entries, "active": active}
-    (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    tmp = _write_tmp(target, sources, active, parents, created_by, lineage)
     try:
         generation = load_generation(tmp)
     except GenerationError:
@@ -239,6 +220,24 @@ def write_generation(target: Path, sources: dict[str, str], active: dict[str, li
     tmp.rename(target)
     generation.path = target
     return generation
+
+
+def write_unchecked(target: Path, sources: dict[str, str], active: dict[str, list[str]], parents: list[str],
+                    created_by: str, lineage: dict[str, list[str]] | None = None) -> GenerationManifest:
+    """Like :func:`write_generation` but without loading (for patches meant to fail the gates)."""
+    tmp = _write_tmp(target, sources, active, parents, created_by, lineage)
+    tmp.rename(target)
+    return GenerationManifest.read(target)
+
+
+def _write_tmp(target: Path, sources: dict[str, str], active: dict[str, list[str]], parents: list[str],
+               created_by: str, lineage: dict[str, list[str]] | None) -> Path:
+    """The files and sealed manifest of a generation, in ``<target>.tmp`` (emptied first)."""
+    tmp = target.with_name(target.name + ".tmp")
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    GenerationManifest.sealed(write_files(tmp, sources, lineage), active, parents, created_by).write(tmp)
+    return tmp
 
 
 def read_sources(generation: Generation) -> dict[str, str]:

@@ -14,11 +14,11 @@ of spending from the file; the caps themselves are checked in memory, never from
 from __future__ import annotations
 
 import atexit
-import json
 import threading
 import time
-from dataclasses import asdict, dataclass
 from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from modularrsi.models.base import BudgetExceeded, ChatModel, Completion, Message
 from modularrsi.util.files import write_json
@@ -26,11 +26,33 @@ from modularrsi.util.files import write_json
 FLUSH_S = 0.5
 
 
-@dataclass
-class Spend:
+class Spend(BaseModel):
+    """What the metered calls of a run have used so far (cache hits are free)."""
+
     calls: int = 0
     tokens: int = 0
     cost_usd: float = 0.0
+
+
+class BudgetFile(BaseModel):
+    """``budget.json``: the caps (None = no cap) and what has been spent; written by the ledger, read
+    back by it on resume and by the report."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    max_tokens: int | None = None
+    max_cost_usd: float | None = None
+    spent: Spend = Field(default_factory=Spend)
+
+    @classmethod
+    def read(cls, path: Path) -> BudgetFile:
+        """The ledger file at ``path``; ValueError naming the file and the field when it does not fit."""
+        try:
+            return cls.model_validate_json(path.read_bytes())
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            raise ValueError(f"{path}: {'.'.join(map(str, error['loc'])) or 'file'}: {error['msg']} (delete the "
+                             "file to start counting from zero)") from None
 
 
 class BudgetLedger:
@@ -43,7 +65,7 @@ class BudgetLedger:
         self.path, self.max_tokens, self.max_cost_usd = path, max_tokens, max_cost_usd
         self.spent = Spend()
         if path is not None and path.is_file():
-            self.spent = Spend(**json.loads(path.read_text()).get("spent", {}))
+            self.spent = BudgetFile.read(path).spent
         self._lock = threading.Lock()
         self._dirty = threading.Event()
         self._write_lock = threading.Lock()
@@ -90,9 +112,9 @@ class BudgetLedger:
                 if self.path is None or not self._dirty.is_set():
                     return
                 self._dirty.clear()
-                state = {"max_tokens": self.max_tokens, "max_cost_usd": self.max_cost_usd,
-                         "spent": asdict(self.spent)}
-            write_json(self.path, state)
+                state = BudgetFile(max_tokens=self.max_tokens, max_cost_usd=self.max_cost_usd,
+                                   spent=self.spent.model_copy())
+            write_json(self.path, state.model_dump(mode="json"))
 
     def _write_behind(self) -> None:
         while True:

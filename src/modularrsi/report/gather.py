@@ -18,7 +18,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import yaml
 from pydantic import ValidationError
@@ -36,7 +36,7 @@ from modularrsi.report.files import UnreadableRun, read_dict, read_lines, read_m
 from modularrsi.report.lineage import Lineage, gather_lineage
 from modularrsi.report.views import EpochView, HistoryEntry, LaneView
 from modularrsi.rollouts.results import RunResults
-from modularrsi.rollouts.state import RunLock, RunState
+from modularrsi.rollouts.state import BudgetFile, RunLock, RunState
 
 Kind = Literal["evolve", "run", "eval"]
 GATES = ("static", "review", "execution")
@@ -82,7 +82,7 @@ class Report:
     eval_sides: dict[str, RunResults] = field(default_factory=dict)
     lanes: list[LaneView] = field(default_factory=list)
     changes: list[Change] = field(default_factory=list)
-    budget: dict[str, Any] = field(default_factory=dict)
+    budget: BudgetFile | None = None
     planned_epochs: int | None = None
     history: list[HistoryEntry] = field(default_factory=list)
     lineage: Lineage | None = None
@@ -198,7 +198,8 @@ def gather(run_dir: Path, *, with_case: bool = True, with_lineage: bool = True) 
         raise ValueError(f"{run_dir}: not a run directory (no lanes/, eval.json, results.json or config.yaml)")
     layout = RunLayout(run_dir)
     report = Report(kind=kind, run_dir=run_dir, run_id=run_dir.resolve().name, simulated=False,
-                    state=read_model(layout.state, RunState) or RunState(), budget=read_dict(layout.budget))
+                    state=read_model(layout.state, RunState) or RunState(),
+                    budget=read_model(layout.budget, BudgetFile))
     if kind == "run":
         report.lock = read_model(layout.lock, RunLock)
         report.results = read_model(run_dir / "results.json", RunResults)

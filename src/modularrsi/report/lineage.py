@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from modularrsi.evolve.history import Change
-from modularrsi.report.files import read_dict
+from modularrsi.evolve.runfiles import GenerationManifest
+from modularrsi.report.files import read_model
 
 
 @dataclass
@@ -81,23 +82,18 @@ def _generation_dirs(run_dir: Path) -> list[tuple[str, str, Path]]:
 
 
 def _load(label: str, path: Path, run_dir: Path) -> GenerationView | None:
-    manifest = read_dict(path / "manifest.json")
-    if "id" not in manifest:
+    manifest = read_model(path / "manifest.json", GenerationManifest)
+    if manifest is None or not manifest.id:
         return None
-    functions = {f"{f['module']}/{f['name']}": f.get("sha256", "") for f in _entries(manifest)}
-    return GenerationView(label=label, path=str(path.relative_to(run_dir)), id=manifest["id"],
-                          parents=list(manifest.get("parents", [])), created_by=manifest.get("created_by", ""),
-                          functions=functions, active=manifest.get("active", {}))
+    return GenerationView(label=label, path=str(path.relative_to(run_dir)), id=manifest.id,
+                          parents=list(manifest.parents), created_by=manifest.created_by,
+                          functions={key: entry.sha256 for key, entry in manifest.entries().items()},
+                          active=manifest.active)
 
 
 def _declared(run_dir: Path, gen: GenerationView) -> dict[str, list[str]]:
-    manifest = read_dict(run_dir / gen.path / "manifest.json")
-    return {f"{f['module']}/{f['name']}": list(f.get("parents", [])) for f in _entries(manifest)}
-
-
-def _entries(manifest: dict) -> list[dict]:
-    """The manifest's function entries that name their module and function (others cannot be drawn)."""
-    return [f for f in manifest.get("functions", []) if isinstance(f, dict) and "module" in f and "name" in f]
+    manifest = read_model(run_dir / gen.path / "manifest.json", GenerationManifest) or GenerationManifest()
+    return {key: list(entry.parents) for key, entry in manifest.entries().items()}
 
 
 def gather_lineage(run_dir: Path, changes: list[Change]) -> Lineage | None:

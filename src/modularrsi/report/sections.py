@@ -36,7 +36,7 @@ def ci(low: float, high: float, fmt: str = ".3f") -> str:
 
 
 def overview(report: Report) -> Section:
-    state, spent = report.state, report.budget.get("spent", {})
+    state, spent = report.state, report.budget.spent if report.budget else None
     lock = report.lock if isinstance(report.lock, EvolveLock) else None
     rows = [["run", esc(report.run_id)], ["kind", esc(report.kind)], ["directory", esc(report.run_dir.resolve())],
             ["status", esc(state.status or ("done" if report.eval or report.results else "unknown"))]]
@@ -60,8 +60,7 @@ def overview(report: Report) -> Section:
         rows += [["model", esc(report.eval.model)], ["tasks × k", f"{report.eval.tasks} × {report.eval.k}"]]
     if spent:
         rows.append(["tokens / cost spent (budget ledger)",
-                     f"{spent.get('tokens', 0):,} / {spent.get('cost_usd', 0.0):.4f} USD in "
-                     f"{spent.get('calls', 0):,} calls"])
+                     f"{spent.tokens:,} / {spent.cost_usd:.4f} USD in {spent.calls:,} calls"])
     best = report.best_acc()
     if best is not None:
         rows.append(["best Acc measured", f"{best:.3f}"])

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import json
 import random
 from pathlib import Path
 
@@ -28,6 +27,8 @@ from modularrsi.evolve.runfiles import (
     EpochSample,
     EvolveLock,
     FrozenRecord,
+    FunctionEntry,
+    GenerationManifest,
     IntegrationResult,
     Lane,
     LaneState,
@@ -36,7 +37,7 @@ from modularrsi.evolve.runfiles import (
 )
 from modularrsi.rollouts.metrics import Attempt
 from modularrsi.rollouts.results import RunResults, build_results
-from modularrsi.rollouts.state import RunState, write_state
+from modularrsi.rollouts.state import BudgetFile, RunState, write_state
 from modularrsi.util.files import write_json, write_text, write_yaml
 
 BASE = {"agent_loop": "turn_loop", "tool_use": "terminus_json", "observation": "limit_output",
@@ -56,13 +57,14 @@ def _source(module: str, name: str, variant: int) -> str:
 
 def _manifest(path: Path, functions: dict[str, str], parents: list[str], created_by: str,
               lineage: dict[str, list[str]] | None = None) -> str:
-    entries = [{"module": k.split("/")[0], "name": k.split("/")[1], "sha256": hashlib.sha256(src.encode()).hexdigest(),
-                "parents": (lineage or {}).get(k, [])} for k, src in sorted(functions.items())]
+    entries = [FunctionEntry(module=k.split("/")[0], name=k.split("/")[1],
+                             sha256=hashlib.sha256(src.encode()).hexdigest(), parents=(lineage or {}).get(k, []))
+               for k, src in sorted(functions.items())]
     active = {m: sorted(k.split("/")[1] for k in functions if k.startswith(f"{m}/")) for m in MODULES}
-    gen_id = "g" + hashlib.sha256(json.dumps([entries, active], sort_keys=True).encode()).hexdigest()[:12]
-    write_json(path / "manifest.json", {"id": gen_id, "parents": parents, "created_by": created_by,
-                                        "functions": entries, "active": active})
-    return gen_id
+    manifest = GenerationManifest.sealed(entries, active, parents, created_by)
+    path.mkdir(parents=True, exist_ok=True)
+    manifest.write(path)
+    return manifest.id
 
 
 def _trajectory(task: str, passed: bool, attempt: int, rng: random.Random) -> dict:
@@ -264,6 +266,6 @@ def _finish(run_dir: Path, start: str, start_functions: dict[str, str], finals: 
     write_json(run_dir / "eval" / "eval.json", result.model_dump(mode="json"))
     samples = [RunResults.model_validate_json(p.read_text()) for p in sorted(run_dir.rglob("results.json"))]
     rows = [row for results in samples for row in results.attempts]
-    write_json(run_dir / "budget.json", {"spent": {"calls": sum(row.steps for row in rows),
-                                                   "tokens": sum(row.input_tokens + row.output_tokens for row in rows),
-                                                   "cost_usd": sum(row.cost_usd for row in rows)}})
+    spent = {"calls": sum(row.steps for row in rows), "cost_usd": sum(row.cost_usd for row in rows),
+             "tokens": sum(row.input_tokens + row.output_tokens for row in rows)}
+    write_json(run_dir / "budget.json", BudgetFile.model_validate({"spent": spent}).model_dump(mode="json"))

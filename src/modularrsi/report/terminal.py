@@ -131,10 +131,9 @@ def summary(report: Report) -> Group:
     elif report.kind == "run":
         done, planned = _attempts(report)
         parts.append(Text(f"attempts: {done} done of {planned} planned"))
-    spent = report.budget.get("spent", {})
-    if spent:
-        parts.append(Text(f"tokens {spent.get('tokens', 0):,} · cost {spent.get('cost_usd', 0.0):.4f} USD · "
-                          f"{spent.get('calls', 0):,} model calls"))
+    if report.budget:
+        spent = report.budget.spent
+        parts.append(Text(f"tokens {spent.tokens:,} · cost {spent.cost_usd:.4f} USD · {spent.calls:,} model calls"))
     if report.eval:
         acc = report.eval.delta("acc")
         result = report.eval

@@ -3,7 +3,8 @@
 One model for every kind of run directory: ``modularrsi run`` writes the attempt counts, ``modularrsi
 evolve`` the stage and, when done, where the frozen library and its evaluation are. Fields a writer does
 not set are left out of the file (``None``). Updates go through :func:`update_state`, which keeps the
-fields already written.
+fields already written. ``budget.json`` (every kind of run has one once a model is metered) is
+:class:`modularrsi.models.budget.BudgetFile`, re-exported here for the readers of a run directory.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from modularrsi.models.budget import BudgetFile as BudgetFile  # budget.json, for readers of a run directory
 from modularrsi.util.files import write_json
 
 

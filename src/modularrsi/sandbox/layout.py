@@ -16,6 +16,7 @@ Invariants:
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 from pathlib import Path, PurePosixPath
 
@@ -134,3 +135,18 @@ def check_workdir(workdir: str, dockerfile: Path) -> None:
         raise SandboxBuildFailedError(
             f"{dockerfile}: WORKDIR {workdir} lies inside the host's read-only {top}; "
             "use a fresh top-level directory such as /app")
+
+
+def sandbox_path(path: str, workdir: str) -> str:
+    """``path`` made absolute (relative to ``workdir``) with ``..`` resolved lexically."""
+    target = posixpath.normpath(path if path.startswith("/") else f"{workdir}/{path}")
+    return "/" + target.lstrip("/")  # normpath keeps a leading "//"
+
+
+def writable_target(path: str, workdir: str, writable: list[str]) -> str:
+    """:func:`sandbox_path` of ``path``; PermissionError when it is not under a writable path."""
+    target = sandbox_path(path, workdir)
+    if not any(target == p or target.startswith(p.rstrip("/") + "/") for p in writable):
+        raise PermissionError(f"LocalSandbox: {path} is outside the writable paths ({', '.join(writable)}); "
+                              "add it with --ek writable=[...]")
+    return target

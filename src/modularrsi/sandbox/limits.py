@@ -14,6 +14,7 @@ import re
 import shlex
 import signal
 import time
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -245,3 +246,14 @@ def make_enforcer(name: str, limits: Limits) -> CgroupEnforcer | RlimitEnforcer:
         return CgroupEnforcer.create(name, limits)
     except OSError:
         return RlimitEnforcer(limits)
+
+
+def task_limits(task_toml: Path, cpus: float | None, memory_mb: int | None, pids_override: int | None) -> Limits:
+    """The ceilings of a task: its cpus and memory, and ``pids_max`` from the option, else from
+    ``[environment]`` of its ``task.toml`` (unreadable: ignored), else 1024."""
+    try:
+        environment = tomllib.loads(task_toml.read_text()).get("environment", {})
+    except (OSError, tomllib.TOMLDecodeError):
+        environment = {}
+    pids = pids_override or environment.get("pids_max") or 1024
+    return Limits(cpus=cpus, memory_mb=memory_mb, pids_max=int(pids))

@@ -38,10 +38,8 @@ import asyncio
 import contextlib
 import os
 import posixpath
-import pwd
 import shutil
 import signal
-import tomllib
 from pathlib import Path
 from typing import IO, Any
 
@@ -53,18 +51,21 @@ from modularrsi.sandbox import transfer
 from modularrsi.sandbox.dockerfile import CopyStep, DockerfileRefused, EnvironmentPlan, parse_dockerfile
 from modularrsi.sandbox.exec_server import ExecServer, ExecServerDied, ExecServerUnavailable, Privileges, scratch_file
 from modularrsi.sandbox.host import check_host_requirements, require_tools
-from modularrsi.sandbox.launcher import DEFAULT_PATH, UID_BASE, UID_COUNT, LaunchPlan, launch
-from modularrsi.sandbox.layout import PRIVATE_DIRS, check_workdir, hidden_trials_dir, hostname_for
-from modularrsi.sandbox.limits import LimitHits, Limits, make_enforcer
+from modularrsi.sandbox.launcher import UID_BASE, LaunchPlan, launch
+from modularrsi.sandbox.layout import (
+    PRIVATE_DIRS,
+    check_workdir,
+    hidden_trials_dir,
+    hostname_for,
+    sandbox_path,
+    writable_target,
+)
+from modularrsi.sandbox.limits import LimitHits, Limits, make_enforcer, task_limits
 from modularrsi.sandbox.network import PublicNetwork, require_slirp
 from modularrsi.sandbox.nsenter_chain import run_chain
 from modularrsi.sandbox.options import LocalSandboxOptions
 from modularrsi.sandbox.storage import DEFAULT_STORAGE_MB, disk_full, make_disk
-
-#: Docker's default capability set, minus raw sockets, mknod and chroot.
-ROOT_CAPS = ("chown", "dac_override", "fowner", "fsetid", "kill", "setgid", "setuid", "setpcap", "net_bind_service",
-             "audit_write", "setfcap")
-ROOT = Privileges(None, None, ROOT_CAPS)
+from modularrsi.sandbox.users import ROOT, TRANSFER_ENV, command_env, privileges
 
 
 class SandboxLimitExceeded(RuntimeError):
@@ -117,17 +118,9 @@ class LocalSandbox(BaseEnvironment):
         check_host_requirements(self._plan, dockerfile)
         check_workdir(self._plan.workdir, dockerfile)
 
-    def _task_toml(self) -> dict[str, Any]:
-        path = self.environment_dir.parent / "task.toml"
-        try:
-            return tomllib.loads(path.read_text())
-        except (OSError, tomllib.TOMLDecodeError):
-            return {}
-
     def _limits(self) -> Limits:
-        pids = self._opts.pids_max or self._task_toml().get("environment", {}).get("pids_max") or 1024
-        return Limits(cpus=self.task_env_config.cpus, memory_mb=self.task_env_config.memory_mb,
-                      pids_max=int(pids))
+        return task_limits(self.environment_dir.parent / "task.toml", self.task_env_config.cpus,
+                           self.task_env_config.memory_mb, self._opts.pids_max)
 
     def _storage_mb(self) -> int:
         return int(self._opts.storage_mb or self.task_env_config.storage_mb or DEFAULT_STORAGE_MB)
@@ -146,17 +139,10 @@ class LocalSandbox(BaseEnvironment):
         return sorted({*PRIVATE_DIRS, *self._opts.writable, self.workdir})
 
     def _sandbox_path(self, path: str) -> str:
-        """``path`` made absolute (relative to the workdir) with ``..`` resolved lexically."""
-        target = posixpath.normpath(path if path.startswith("/") else f"{self.workdir}/{path}")
-        return "/" + target.lstrip("/")  # normpath keeps a leading "//"
+        return sandbox_path(path, self.workdir)
 
     def _writable_target(self, path: str) -> str:
-        target = self._sandbox_path(path)
-        if not any(target == p or target.startswith(p.rstrip("/") + "/") for p in self._writable()):
-            raise PermissionError(
-                f"LocalSandbox: {path} is outside the writable paths ({', '.join(self._writable())}); "
-                "add it with --ek writable=[...]")
-        return target
+        return writable_target(path, self.workdir, self._writable())
 
     # ---------------------------------------------------------------- lifecycle
     async def start(self, force_build: bool) -> None:
@@ -261,29 +247,13 @@ class LocalSandbox(BaseEnvironment):
         if delete and not self._opts.keep_files and self._root.exists():
             await asyncio.to_thread(shutil.rmtree, self._root, True)
     # --------------------------------------------------------------------- exec
-    def _exec_env(self, env: dict[str, str] | None) -> dict[str, str]:
-        assert self._plan is not None
-        base = {"PATH": DEFAULT_PATH, "HOME": "/root", "LANG": "C.UTF-8", "TERM": "xterm-256color",
-                "USER": "root", "HOSTNAME": self._hostname}
-        return {**base, **self._plan.env, **(self._merge_env(env) or {})}
-
-    def _privileges(self, user: str | int | None) -> tuple[Privileges, dict[str, str]]:
-        if user in (None, "root", 0, "0"):
-            return ROOT, {}
-        try:
-            entry = pwd.getpwuid(int(user)) if str(user).isdigit() else pwd.getpwnam(str(user))
-        except KeyError:
-            raise ValueError(f"LocalSandbox: user '{user}' does not exist on this host") from None
-        if entry.pw_uid >= UID_COUNT or entry.pw_gid >= UID_COUNT:
-            raise ValueError(f"LocalSandbox: user '{user}' has uid/gid >= {UID_COUNT}, outside the sandbox's ids")
-        return Privileges(entry.pw_uid, entry.pw_gid, ()), {"USER": entry.pw_name}
-
     async def exec(self, command: str, cwd: str | None = None, env: dict[str, str] | None = None,
                    timeout_sec: int | None = None, user: str | int | None = None) -> ExecResult:
         if self._child_pid is None:
             raise RuntimeError("LocalSandbox: exec before start (or after stop)")
-        who, user_env = self._privileges(self._resolve_user(user))
-        full_env = {**self._exec_env(env), **user_env}
+        assert self._plan is not None
+        who, user_env = privileges(self._resolve_user(user))
+        full_env = {**command_env(self._hostname, self._plan.env, self._merge_env(env)), **user_env}
         with scratch_file() as out, scratch_file() as err:
             try:
                 code = await self._run(command, cwd or self.workdir, full_env, who, out, err, timeout_sec)
@@ -332,10 +302,9 @@ class LocalSandbox(BaseEnvironment):
         """Run a transfer command inside the sandbox as its root; RuntimeError when it fails."""
         if self._child_pid is None:
             raise RuntimeError("LocalSandbox: transfer before start (or after stop)")
-        env = {"PATH": DEFAULT_PATH, "HOME": "/root", "LANG": "C.UTF-8"}
         with scratch_file() as err, contextlib.ExitStack() as stack:
             out = stdout or stack.enter_context(scratch_file())
-            code = await self._run(command, "/", env, ROOT, out, err, None, stdin)
+            code = await self._run(command, "/", dict(TRANSFER_ENV), ROOT, out, err, None, stdin)
             if code != 0:
                 tail = _read(err).strip().splitlines()[-1:] or [f"exit {code}"]
                 raise RuntimeError(f"LocalSandbox: {command[:80]}: {tail[0]}")

@@ -25,7 +25,7 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from harbor.models.trial.config import AgentConfig, EnvironmentConfig
@@ -134,10 +134,10 @@ async def _run_partial(path: Path, script: str, trials: Path, environment: Envir
         return await run_trial(copy, AgentConfig(name="oracle"), trials, environment, f"{path.name}__partial")
 
 
-async def check_evaluator(path: Path, config: CheckConfig, trials: Path,
-                          environment: EnvironmentConfig | str) -> EvaluatorCheck:
-    """Oracle × repeats, nop and the partial solution, all at once, as real trials."""
-    partial = partial_solution((path / "solution" / "solve.sh").read_text())
+async def check_evaluator(path: Path, config: CheckConfig, trials: Path, environment: EnvironmentConfig | str,
+                          partial_run: bool = True) -> EvaluatorCheck:
+    """Oracle × repeats, nop and (``partial_run``) the partial solution, all at once, as real trials."""
+    partial = partial_solution((path / "solution" / "solve.sh").read_text()) if partial_run else None
     oracle = AgentConfig(name="oracle")
     runs = [run_trial(path, oracle, trials, environment, f"{path.name}__oracle{i + 1}") for i in range(config.repeats)]
     runs.append(run_trial(path, AgentConfig(name="nop"), trials, environment, f"{path.name}__nop"))
@@ -145,26 +145,35 @@ async def check_evaluator(path: Path, config: CheckConfig, trials: Path,
         runs.append(_run_partial(path, partial[0], trials, environment))
     outcomes = await asyncio.gather(*runs)
     oracles, nop = outcomes[:config.repeats], outcomes[config.repeats]
-    labelled = [(f"oracle {i + 1}", o) for i, o in enumerate(oracles)] + [("nop", nop)]
+    names = [f"oracle {i + 1}" for i in range(config.repeats)] if config.repeats > 1 else ["oracle"]
+    labelled = [*zip(names, oracles, strict=True), ("nop", nop)]
     result = EvaluatorCheck(oracle=[o.reward for o in oracles], nop=nop.reward)
     if partial:
         result.partial, result.partial_cut = outcomes[-1].reward, partial[1]
         labelled.append(("partial", outcomes[-1]))
-    problems = [p for label, o in labelled if (p := _reward_problem(label, o))]
-    passes = sum(o.passed for o in oracles)
-    if passes == 0 and all(o.reward is not None for o in oracles):
-        problems.append(f"oracle got reward {oracles[0].reward:g}, expected 1")
-    elif 0 < passes < config.repeats:
-        problems.append(f"oracle is flaky: rewarded 1 on {passes}/{config.repeats} runs")
-    if nop.reward not in (None, 0.0):
-        problems.append(f"nop got reward {nop.reward:g}, expected 0")
+    problems = [p for label, o in labelled if (p := _reward_problem(label, o))] + _expectation_problems(
+        oracles, nop, config.repeats)
     if result.partial is not None and result.partial >= 1.0:
         result.flags.append("weakly-verified")
     result.ok = not problems
+    passes = sum(o.passed for o in oracles)
     cut = f", partial (without '{partial[1]}') {_fmt(result.partial)}" if partial else ""
     result.reason = f"{path.name}: " + "; ".join(problems) if problems else \
         f"oracle {passes}/{config.repeats}, nop {_fmt(nop.reward)}{cut}"
     return result
+
+
+def _expectation_problems(oracles: list[TrialOutcome], nop: TrialOutcome, repeats: int) -> list[str]:
+    """The oracle must be rewarded 1 on every run, nop 0 (runs without a reward are reported apart)."""
+    problems = []
+    passes = sum(o.passed for o in oracles)
+    if passes == 0 and all(o.reward is not None for o in oracles):
+        problems.append(f"oracle got reward {oracles[0].reward:g}, expected 1")
+    elif 0 < passes < repeats:
+        problems.append(f"oracle is flaky: rewarded 1 on {passes}/{repeats} runs")
+    if nop.reward not in (None, 0.0):
+        problems.append(f"nop got reward {nop.reward:g}, expected 0")
+    return problems
 
 
 def _fmt(value: float | None) -> str:
@@ -203,25 +212,36 @@ async def check_task(path: Path, config: CheckConfig, out: Path, environment: En
     return report
 
 
+async def for_each_task[R](paths: list[Path], concurrency: int, work: Callable[[Path], Awaitable[R]],
+                            broken: Callable[[Path, str], R], on_done: Callable[[R], None] | None = None) -> list[R]:
+    """``work`` on every task, ``concurrency`` at a time; a task whose work raises becomes ``broken(path,
+    "<name>: <error>")`` and the others still run; ``on_done`` sees each result as it comes."""
+    gate = asyncio.Semaphore(max(1, concurrency))
+
+    async def one(path: Path) -> R:
+        async with gate:
+            try:
+                result = await work(path)
+            except Exception as exc:  # noqa: BLE001 - one broken task must not stop the others
+                result = broken(path, f"{path.name}: {type(exc).__name__}: {exc}")
+        if on_done:
+            on_done(result)
+        return result
+
+    return list(await asyncio.gather(*(one(p) for p in paths)))
+
+
 async def check_tasks(paths: list[Path], out: Path, environment: EnvironmentConfig | str, config: CheckConfig,
                       on_done: Callable[[CheckReport], None] | None = None) -> list[CheckReport]:
     """Check every task (``config.concurrency`` at a time); write ``check.json`` to ``out``."""
     out.mkdir(parents=True, exist_ok=True)
-    gate = asyncio.Semaphore(config.concurrency)
 
-    async def one(path: Path) -> CheckReport:
-        async with gate:
-            try:
-                report = await check_task(path, config, out, environment)
-            except Exception as exc:  # noqa: BLE001 - one broken task must not stop the others
-                report = CheckReport(task=path.name, path=str(path),
-                                     environment=Check(ok=False, reason=f"{path.name}: {type(exc).__name__}: {exc}"))
-        if on_done:
-            on_done(report)
-        return report
+    def broken(path: Path, reason: str) -> CheckReport:
+        return CheckReport(task=path.name, path=str(path), environment=Check(ok=False, reason=reason))
 
     started = time.monotonic()
-    reports = list(await asyncio.gather(*(one(p) for p in paths)))
+    reports = await for_each_task(paths, config.concurrency, lambda p: check_task(p, config, out, environment),
+                                  broken, on_done)
     write_json(out / "check.json", {
         "config": config.model_dump(mode="json", exclude={"judge_settings"}),
         "tasks": [r.model_dump(mode="json") for r in reports],

@@ -10,6 +10,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
+from modularrsi.tasks.manifest import CheckRecord
+
 
 class CheckConfig(BaseModel):
     """Thresholds and options of one ``tasks check``."""
@@ -82,11 +84,11 @@ class CheckReport(BaseModel):
         return [c.reason for c in self._checks() if not c.ok]
 
 
-def manifest_record(report: CheckReport, checked_at: str) -> dict[str, Any]:
+def manifest_record(report: CheckReport, checked_at: str) -> CheckRecord:
     """The ``check`` field of a manifest entry: verdict, flags, failures and the key figures."""
     evaluator, trivial = report.evaluator, report.non_triviality
-    return {"ok": report.ok, "flags": report.flags, "failures": report.failures, "checked_at": checked_at,
-            "oracle": evaluator.oracle if evaluator else None, "nop": evaluator.nop if evaluator else None,
-            "partial": evaluator.partial if evaluator else None,
-            "steps": trivial.steps if trivial else None, "words": trivial.words if trivial else None,
-            "judge": report.judge.scores if report.judge and not report.judge.error else None}
+    return CheckRecord(ok=report.ok, flags=report.flags, failures=report.failures, checked_at=checked_at,
+                       oracle=evaluator.oracle if evaluator else None, nop=evaluator.nop if evaluator else None,
+                       partial=evaluator.partial if evaluator else None,
+                       steps=trivial.steps if trivial else None, words=trivial.words if trivial else None,
+                       judge=report.judge.scores if report.judge and not report.judge.error else None)

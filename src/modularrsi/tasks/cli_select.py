@@ -53,17 +53,16 @@ def command(
 
 def print_selection(record) -> None:
     sel = record.selection
-    extra = sel.model_extra or {}
     table = Table(title=f"Selection: {sel.n} tasks, {sel.distribution}, balanced by {sel.balance}, seed {sel.seed}")
     for column in ("difficulty", "share", "target", "available", "selected", "holdout", "note"):
         table.add_column(column)
     notes = {}
-    for item in extra.get("shortfall", []):
-        sources = ", ".join(f"{count} from {label}" for label, count in item["filled_from"].items())
-        notes[item["bin"]] = f"short {item['missing']}: {sources}"
+    for item in sel.shortfall or []:
+        sources = ", ".join(f"{count} from {label}" for label, count in item.filled_from.items())
+        notes[item.bin] = f"short {item.missing}: {sources}"
     for b in sel.bins:
-        table.add_row(b["label"], f"{b['share']:g} %", str(b["target"]), str(b["available"]), str(b["selected"]),
-                      str(b["holdout"]), notes.get(b["label"], ""))
+        table.add_row(b.label, f"{b.share:g} %", str(b.target), str(b.available), str(b.selected), str(b.holdout),
+                      notes.get(b.label, ""))
     console.print(table)
     for split in ("train", "holdout"):
         names = getattr(sel, split)

@@ -48,6 +48,23 @@ class Exclusion(BaseModel):
     neighbour: str | None = None
 
 
+class CheckRecord(BaseModel):
+    """The ``check`` field of a task entry (``tasks check --manifest``): verdict, flags, failures and the key
+    figures of the last check."""
+
+    model_config = ConfigDict(extra="allow")
+    ok: bool
+    flags: list[str] = Field(default_factory=list)
+    failures: list[str] = Field(default_factory=list)
+    checked_at: str = ""
+    oracle: list[float | None] | None = None
+    nop: float | None = None
+    partial: float | None = None
+    steps: int | None = None
+    words: int | None = None
+    judge: dict[str, int] | None = None
+
+
 class TaskEntry(BaseModel):
     model_config = ConfigDict(extra="allow")
     path: str
@@ -57,7 +74,29 @@ class TaskEntry(BaseModel):
     success: dict[str, dict[str, int]] = Field(default_factory=dict)
     success_rate: float | None = None
     success_ci95: list[float] | None = None
-    check: dict[str, Any] | None = None
+    check: CheckRecord | None = None
+
+
+class SelectionBin(BaseModel):
+    """One difficulty bin of a selection: its range of 1 − success rate, what was asked and what was taken."""
+
+    model_config = ConfigDict(extra="allow")
+    range: list[float]
+    label: str
+    share: float
+    target: int
+    available: int
+    selected: int
+    holdout: int
+
+
+class Shortfall(BaseModel):
+    """A bin short of tasks (``--allow-shortfall``): how many were missing and which bins filled in."""
+
+    model_config = ConfigDict(extra="allow")
+    bin: str
+    missing: int
+    filled_from: dict[str, int] = Field(default_factory=dict)
 
 
 class Selection(BaseModel):
@@ -67,8 +106,13 @@ class Selection(BaseModel):
     seed: int
     train: list[str]
     holdout: list[str] = Field(default_factory=list)
-    bins: list[dict[str, Any]] = Field(default_factory=list)
+    bins: list[SelectionBin] = Field(default_factory=list)
     balance: str | None = None
+    shares: list[float] | None = None
+    holdout_fraction: float | None = None
+    bins_by: str | None = None
+    eligible: int | None = None
+    shortfall: list[Shortfall] | None = None
 
 
 class PoolManifest(BaseModel):

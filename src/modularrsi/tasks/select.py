@@ -33,11 +33,10 @@ import math
 import random
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from modularrsi.tasks.manifest import PoolManifest, Selection, TaskEntry
+from modularrsi.tasks.manifest import PoolManifest, Selection, SelectionBin, Shortfall, TaskEntry
 
 EDGES = (0, 20, 40, 60, 80, 100)
 DISTRIBUTIONS = {"medium-centered": (10, 15, 50, 15, 10), "hard-easy": (35, 10, 10, 10, 35),
@@ -199,18 +198,16 @@ def select_tasks(manifest: PoolManifest, options: SelectOptions) -> Selection:
     shortfall = [fill(i, want - have, pickers, chosen[i], groups) for i, want, have in short]
     selected = [t for picks in chosen for t in picks]
     holdout = pick_holdout(selected, scores, groups, options, rng)
-    bins = [{"range": [EDGES[i], EDGES[i + 1]], "label": bin_label(i), "share": shares[i], "target": targets[i],
-             "available": len(by_bin[i]), "selected": sum(difficulty_bin(scores[t]) == i for t in selected),
-             "holdout": sum(difficulty_bin(scores[t]) == i for t in holdout)} for i in range(5)]
-    extra: dict[str, Any] = {"shares": shares, "holdout_fraction": options.holdout_fraction,
-                             "bins_by": options.bins_by, "eligible": len(scores)}
-    if shortfall:
-        extra["shortfall"] = shortfall
+    bins = [SelectionBin(range=[EDGES[i], EDGES[i + 1]], label=bin_label(i), share=shares[i], target=targets[i],
+                         available=len(by_bin[i]), selected=sum(difficulty_bin(scores[t]) == i for t in selected),
+                         holdout=sum(difficulty_bin(scores[t]) == i for t in holdout)) for i in range(5)]
     return Selection(distribution=name, n=options.n, seed=options.seed, balance=options.balance, bins=bins,
-                     train=sorted(set(selected) - set(holdout)), holdout=sorted(holdout), **extra)
+                     train=sorted(set(selected) - set(holdout)), holdout=sorted(holdout), shares=shares,
+                     holdout_fraction=options.holdout_fraction, bins_by=options.bins_by, eligible=len(scores),
+                     shortfall=shortfall or None)
 
 
-def fill(index: int, missing: int, pickers: list[Picker], picks: list[str], groups: dict[str, str]) -> dict:
+def fill(index: int, missing: int, pickers: list[Picker], picks: list[str], groups: dict[str, str]) -> Shortfall:
     """Take ``missing`` tasks for bin ``index`` from the nearest bins with spare tasks."""
     here = Counter(groups[t] for t in picks)
     taken: dict[str, int] = {}
@@ -223,7 +220,7 @@ def fill(index: int, missing: int, pickers: list[Picker], picks: list[str], grou
                 picks.extend(got)
                 taken[bin_label(j)] = len(got)
                 need -= len(got)
-    return {"bin": bin_label(index), "missing": missing, "filled_from": taken}
+    return Shortfall(bin=bin_label(index), missing=missing, filled_from=taken)
 
 
 def pick_holdout(selected: list[str], scores: dict[str, float], groups: dict[str, str], options: SelectOptions,

@@ -1,23 +1,26 @@
 """``tasks validate``: the oracle must be rewarded 1 and a do-nothing agent 0, on every task.
 
-Both run as real Harbor trials (LocalSandbox by default), many tasks at once. A task that cannot
-be loaded, or whose verifier writes no reward, is reported on one line naming the file and the
-problem; the other tasks still run.
+The core of ``tasks check`` (:mod:`modularrsi.tasks.check`) and nothing more: its evaluator with one
+oracle run and no partial solution, over the same per-task runner. Both agents run as real Harbor
+trials (LocalSandbox by default), many tasks at once. A task that cannot be loaded, or whose verifier
+writes no reward, is reported on one line naming the task and the problem; the other tasks still run.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from harbor.models.trial.config import AgentConfig, EnvironmentConfig
+from harbor.models.trial.config import EnvironmentConfig
 
+from modularrsi.tasks.check import CheckConfig, check_evaluator, for_each_task
 from modularrsi.tasks.model import TaskError, load_task
-from modularrsi.tasks.trials import TrialOutcome, run_trial
+from modularrsi.util.files import write_json
+
+#: One oracle run per task (``tasks check --repeats`` asks for more).
+ONE_ORACLE = CheckConfig(repeats=1)
 
 
 @dataclass
@@ -36,18 +39,6 @@ class ValidationRow:
         return self.problem is None
 
 
-def _problem(name: str, label: str, outcome: TrialOutcome, expected: float) -> str | None:
-    if outcome.exception:
-        if "Reward" in outcome.exception or "reward" in outcome.exception:
-            return f"{name}: tests/test.sh: wrote no /logs/verifier/reward.txt ({label} run)"
-        return f"{name}: {label} trial failed: {outcome.exception}"
-    if outcome.reward is None:
-        return f"{name}: tests/test.sh: wrote no usable reward ({label} run)"
-    if outcome.reward != expected:
-        return f"{name}: {label} got reward {outcome.reward:g}, expected {expected:g}"
-    return None
-
-
 async def validate_task(path: Path, out: Path, environment: EnvironmentConfig | str) -> ValidationRow:
     row = ValidationRow(task=path.name, path=str(path))
     started = time.monotonic()
@@ -56,11 +47,9 @@ async def validate_task(path: Path, out: Path, environment: EnvironmentConfig | 
     except TaskError as exc:
         row.problem = str(exc)
         return row
-    oracle, nop = await asyncio.gather(
-        run_trial(path, AgentConfig(name="oracle"), out / "oracle", environment, f"{path.name}__oracle"),
-        run_trial(path, AgentConfig(name="nop"), out / "nop", environment, f"{path.name}__nop"))
-    row.oracle, row.nop = oracle.reward, nop.reward
-    row.problem = _problem(path.name, "oracle", oracle, 1.0) or _problem(path.name, "nop", nop, 0.0)
+    evaluator = await check_evaluator(path, ONE_ORACLE, out / "trials", environment, partial_run=False)
+    row.oracle, row.nop = evaluator.oracle[0], evaluator.nop
+    row.problem = None if evaluator.ok else evaluator.reason
     row.seconds = round(time.monotonic() - started, 2)
     return row
 
@@ -70,24 +59,11 @@ async def validate_tasks(paths: list[Path], out: Path, environment: EnvironmentC
                          on_done: Callable[[ValidationRow], None] | None = None) -> list[ValidationRow]:
     """Validate every task (``concurrency`` tasks at a time); write ``validation.json`` to ``out``."""
     out.mkdir(parents=True, exist_ok=True)
-    gate = asyncio.Semaphore(max(1, concurrency))
-
-    async def one(path: Path) -> ValidationRow:
-        async with gate:
-            try:
-                row = await validate_task(path, out, environment)
-            except Exception as exc:  # noqa: BLE001 - one broken task must not stop the others
-                row = ValidationRow(path.name, str(path), problem=f"{path.name}: {type(exc).__name__}: {exc}")
-        if on_done:
-            on_done(row)
-        return row
-
     started = time.monotonic()
-    rows = await asyncio.gather(*(one(p) for p in paths))
-    report = {"tasks": [asdict(r) | {"ok": r.ok} for r in rows],
-              "passed": sum(r.ok for r in rows), "failed": sum(not r.ok for r in rows),
-              "wall_seconds": round(time.monotonic() - started, 2)}
-    tmp = out / "validation.json.tmp"
-    tmp.write_text(json.dumps(report, indent=2))
-    tmp.replace(out / "validation.json")
-    return list(rows)
+    rows = await for_each_task(paths, concurrency, lambda p: validate_task(p, out, environment),
+                               lambda p, reason: ValidationRow(p.name, str(p), problem=reason), on_done)
+    write_json(out / "validation.json", {
+        "tasks": [asdict(r) | {"ok": r.ok} for r in rows],
+        "passed": sum(r.ok for r in rows), "failed": sum(not r.ok for r in rows),
+        "wall_seconds": round(time.monotonic() - started, 2)})
+    return rows

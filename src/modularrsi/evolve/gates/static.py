@@ -38,12 +38,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from modularrsi.evolve.gates import GateVerdict
 from modularrsi.evolve.gates.constructs import ConstructRules, construct_problems
 from modularrsi.evolve.proposal import Proposal, generation_diff, manifest_id
-from modularrsi.harness.library import GenerationError, check_source, generation_id
+from modularrsi.harness.library import GenerationError, check_source
+from modularrsi.harness.manifest import FILE as MANIFEST_FILE
+from modularrsi.harness.manifest import FunctionEntry, GenerationManifest
 from modularrsi.offline import OFFLINE_DEFAULTS
 
 GATE = "static"
-MANIFEST = "manifest.json"
-FREE_MANIFEST_KEYS = {"id", "parents", "created_by", "functions", "active"}
+MANIFEST = MANIFEST_FILE
 _SCRIPT = """
 import json, sys
 from pathlib import Path
@@ -147,16 +148,15 @@ def consistency_problem(proposal: Proposal) -> GateVerdict | None:
     return seal_problem(_read(proposal.staging_dir))
 
 
-def seal_problem(manifest: dict) -> GateVerdict | None:
+def seal_problem(manifest: GenerationManifest | None) -> GateVerdict | None:
     """The manifest's id must be the content hash of its entries (as ``library.write_generation`` writes)."""
-    try:
-        sealed = generation_id(manifest["functions"], manifest["active"])
-    except (KeyError, TypeError, AttributeError):
+    if manifest is None:
         return GateVerdict.fail(GATE, f"{MANIFEST}: malformed (needs functions with module/name/sha256, and active)",
-                            stage="consistency")
-    if manifest.get("id") != sealed:
-        return GateVerdict.fail(GATE, f"{MANIFEST}: id {manifest.get('id')} is not the content hash {sealed} (write "
-                            "the staging generation with library.write_generation)", stage="consistency")
+                                stage="consistency")
+    sealed = manifest.seal_id()
+    if manifest.id != sealed:
+        return GateVerdict.fail(GATE, f"{MANIFEST}: id {manifest.id or None} is not the content hash {sealed} "
+                                "(write the staging generation with library.write_generation)", stage="consistency")
     return None
 
 
@@ -193,37 +193,33 @@ def unlocked_scope_problem(proposal: Proposal) -> GateVerdict | None:
     return None
 
 
-def _read(generation_dir: Path) -> dict:
-    try:
-        data = json.loads((generation_dir / MANIFEST).read_text())
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+def _read(generation_dir: Path) -> GenerationManifest | None:
+    return GenerationManifest.read_or_none(generation_dir)
 
 
-def manifest_scope_problem(parent: dict, staging: dict, locked: str, parent_id: str) -> str | None:
+def manifest_scope_problem(parent: GenerationManifest | None, staging: GenerationManifest | None, locked: str,
+                           parent_id: str) -> str | None:
     """What in the staging manifest changed outside the locked module, or None."""
-    if not staging:
-        return "unreadable or not a JSON object"
-    keys = (parent.keys() | staging.keys()) - FREE_MANIFEST_KEYS
-    moved = sorted(k for k in keys if parent.get(k) != staging.get(k))
+    if staging is None:
+        return "unreadable or not a valid manifest"
+    parent = parent or GenerationManifest()
+    extra_before, extra_after = parent.model_extra or {}, staging.model_extra or {}
+    moved = sorted(k for k in extra_before.keys() | extra_after.keys() if extra_before.get(k) != extra_after.get(k))
     if moved:
         return f"top-level '{moved[0]}' changed"
 
-    def others(manifest: dict) -> dict:
-        return {f"{e.get('module')}/{e.get('name')}": e for e in manifest.get("functions", [])
-                if isinstance(e, dict) and e.get("module") != locked}
+    def others(manifest: GenerationManifest) -> dict[str, FunctionEntry]:
+        return {key: entry for key, entry in manifest.entries().items() if entry.module != locked}
 
     before, after = others(parent), others(staging)
     touched = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
     if touched:
         return f"function entry {touched[0]} changed, but the change is locked to {locked}"
-    p_active, s_active = parent.get("active", {}), staging.get("active", {})
-    for module in sorted(p_active.keys() | s_active.keys()):
-        if module != locked and p_active.get(module) != s_active.get(module):
+    for module in sorted(parent.active.keys() | staging.active.keys()):
+        if module != locked and parent.active.get(module) != staging.active.get(module):
             return f"active list of {module} changed, but the change is locked to {locked}"
-    if parent_id not in staging.get("parents", []):
-        return f"parents {staging.get('parents', [])} do not name the parent {parent_id}"
+    if parent_id not in staging.parents:
+        return f"parents {staging.parents} do not name the parent {parent_id}"
     return None
 
 
