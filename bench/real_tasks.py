@@ -62,9 +62,10 @@ def parses(task: Path) -> tuple[bool, list[str], str]:
 
 
 def trial_environment(out: Path, task: str) -> str:
-    config = out / "oracle" / f"{task}__oracle" / "config.json"
-    if not config.is_file():
+    configs = sorted(out.glob(f"**/{task}__oracle*/config.json"))
+    if not configs:
         return "none (refused before a trial)"
+    config = configs[0]
     from harbor.models.trial.config import EnvironmentConfig
 
     return environment_name(EnvironmentConfig.model_validate(json.loads(config.read_text())["environment"]))
