@@ -271,7 +271,10 @@ class Zygote:
                 cls._current = None
 
 
-DECLARE_TIMEOUT_S = 10.0
+#: A file's top level gets this much CPU (a loop is stopped by the kernel, however loaded the
+#: machine) and this much wall time (a load average of 30 must not fail a good file).
+DECLARE_CPU_S = 10
+DECLARE_TIMEOUT_S = 60.0
 
 
 def declare(source: str, timeout_s: float = DECLARE_TIMEOUT_S) -> dict:
@@ -280,7 +283,7 @@ def declare(source: str, timeout_s: float = DECLARE_TIMEOUT_S) -> dict:
     "async" | "value"}}`` for the contract's callable names, or ``{"error": "Type: message"}``."""
     from modularrsi.harness import wire
 
-    ours, pid = Zygote.fresh(worker_limits())
+    ours, pid = Zygote.fresh({**worker_limits(), "RLIMIT_CPU": DECLARE_CPU_S})
     try:
         ours.settimeout(timeout_s)
         ours.sendall(wire.frame({"id": 1, "op": "declare", "a": [source]}))
@@ -288,7 +291,8 @@ def declare(source: str, timeout_s: float = DECLARE_TIMEOUT_S) -> dict:
     except TimeoutError:
         return {"error": f"TimeoutError: running the file took longer than {timeout_s:g} s"}
     except (OSError, wire.Malformed) as exc:
-        return {"error": f"the function runtime failed: {exc}"}
+        return {"error": f"the function runtime failed: {exc} (a top level over its {DECLARE_CPU_S} s of CPU "
+                         "ends its worker)"}
     finally:
         Zygote.kill(pid)
         ours.close()

@@ -71,8 +71,10 @@ class StaticConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    import_timeout_s: float = Field(default=20.0, gt=0, description="Limit on loading the generation itself "
-                                    "(counted after the subprocess has imported the harness).")
+    import_timeout_s: float = Field(default=180.0, gt=0, description="Wall-time limit on loading the generation "
+                                    "itself, counted after the subprocess has imported the harness (each file's top "
+                                    "level also has a CPU-time limit in the function runtime; 20 s rejected good "
+                                    "proposals at a load average of 30).")
     startup_timeout_s: float = Field(default=180.0, gt=0, description="Limit on the subprocess importing the "
                                      "harness before it loads the generation.")
     python: str = Field(default=sys.executable, description="Interpreter for the import subprocess.")
