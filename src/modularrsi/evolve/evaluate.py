@@ -4,9 +4,11 @@ Both generations run the same tasks with the same attempt seeds (a run seed, a t
 index give one seed), so attempt *j* of task *t* under the baseline is paired with attempt *j* of *t*
 under the candidate. Reported, per side: Acc, Pass@k, Pass^k, mean steps, tokens and cost with their
 bootstrap intervals (from each run's ``results.json``); for the difference candidate − baseline: a
-paired bootstrap interval over tasks for each metric, an exact two-sided sign test (McNemar) on the
-attempt pairs whose outcome differs, and a Wilcoxon signed-rank test on the per-task Acc differences.
-Per task: fixed (more passes under the candidate), broken (fewer) or unchanged.
+paired bootstrap interval over tasks for each metric (a cluster bootstrap: a task's attempts move
+together), and the headline tests, which count *tasks*, not attempts (attempts of one task are not
+independent): an exact two-sided sign test on tasks fixed vs broken and a Wilcoxon signed-rank test on
+the per-task Acc differences. Per task: fixed (more passes under the candidate), broken (fewer) or
+unchanged. Attempt flips (fail→pass, pass→fail) are reported as description only.
 
 Layout: ``<out>/baseline/`` and ``<out>/candidate/`` are ordinary run directories (resumable);
 ``<out>/eval.json`` is the comparison (:class:`EvalResult`).
@@ -20,8 +22,9 @@ from typing import Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
-from scipy.stats import binomtest, wilcoxon
+from scipy.stats import wilcoxon
 
+from modularrsi.evolve.gates.stats import task_sign_test_p
 from modularrsi.rollouts.config import RunConfig
 from modularrsi.rollouts.results import Estimates, RunResults
 from modularrsi.util.files import write_json
@@ -59,10 +62,12 @@ class TaskFlip(BaseModel):
 
 
 class EvalResult(BaseModel):
-    """``eval.json``: the paired comparison. ``simulated``: the agent model was ``sim``."""
+    """``eval.json``: the paired comparison. ``simulated``: the agent model was ``sim``. ``sign_test_p``:
+    exact two-sided sign test over tasks (``fixed`` vs ``broken``; schema 2 — schema 1 counted attempt
+    flips); ``fail_to_pass`` / ``pass_to_fail`` count attempt pairs, description only."""
 
     model_config = ConfigDict(extra="forbid")
-    schema_version: int = 1
+    schema_version: int = 2
     simulated: bool
     model: str
     k: int
@@ -127,7 +132,6 @@ def compare(baseline: RunResults, candidate: RunResults, k: int, seed: int,
              if before[key] is not None and after[key] is not None]
     b_flips = sum(x < 1.0 <= y for x, y in pairs)
     c_flips = sum(y < 1.0 <= x for x, y in pairs)
-    sign_p = 1.0 if b_flips + c_flips == 0 else float(binomtest(b_flips, b_flips + c_flips, 0.5).pvalue)
     acc_diff = np.array([cand[t]["acc"] - base[t]["acc"] for t in tasks])
     wil_p = float(wilcoxon(acc_diff, zero_method="zsplit").pvalue) if np.any(acc_diff != 0) else None
     flips = []
@@ -138,6 +142,7 @@ def compare(baseline: RunResults, candidate: RunResults, k: int, seed: int,
         flips.append(TaskFlip(task=t, baseline_passes=pb, candidate_passes=pc,
                               attempts=next(x.attempts for x in candidate.per_task if x.task == t), status=status))
     count = {s: sum(f.status == s for f in flips) for s in ("fixed", "broken", "unchanged")}
+    sign_p = task_sign_test_p(count["fixed"], count["broken"])
     return EvalResult(simulated=baseline.simulated or candidate.simulated, model=baseline.model, k=k, seed=seed,
                       tasks=len(tasks), baseline=_side(baseline, paths[0], runs[0]),
                       candidate=_side(candidate, paths[1], runs[1]), deltas=deltas, attempt_pairs=len(pairs),
