@@ -21,7 +21,7 @@ from modularrsi.evolve.gates.execution import ExecutionConfig, ExecutionGate, Sa
 from modularrsi.evolve.gates.review import ReviewGate
 from modularrsi.evolve.gates.static import StaticGate
 from modularrsi.evolve.history import History
-from modularrsi.evolve.proposal import tree_hashes
+from modularrsi.evolve.proposal import Proposal, tree_hashes
 from modularrsi.evolve.sim_editor import SimEditor
 from modularrsi.harness import BASELINE
 from modularrsi.harness.library import load_generation
@@ -162,16 +162,25 @@ async def test_each_bad_patch_kind_is_stopped_by_its_gate(tmp_path, kind, gate, 
     assert tree_hashes(BASELINE) == before
 
 
+GATE_SAMPLE = Sample(evidence=[POOL / t for t in ("textkit-slugify-accents", "cfgkit-multilevel-extends",
+                                                   "crm-contacts-dedup-by-email", "argparse-logq-cli")],
+                     anchors=[POOL / "rotate-app-logs-retention"])
+
+
 async def test_a_regression_patch_passes_review_and_is_stopped_by_execution(tmp_path):
-    made = SimEditor(seed=1).propose("agent_loop", "loop_guard", BASELINE, tmp_path / "staging", force="regression")
-    proposal = made.to_proposal("repeated commands", ["textkit-slugify-accents"])
+    """The sample (4 evidence tasks) is one the gate can accept: the same regression read backwards
+    (its parent gen_0 as the change) is accepted, so the rejection is the test's verdict, not its size."""
+    made = SimEditor(seed=1).propose("observation", "trim_listing", BASELINE, tmp_path / "staging", force="regression")
+    proposal = made.to_proposal("long listings", ["textkit-slugify-accents"])
     assert (await StaticGate().check(proposal)).passed
     assert (await ReviewGate(None, sorted(os.listdir(POOL))).check(proposal)).passed
-    sample = Sample(evidence=[POOL / "textkit-slugify-accents"],
-                    anchors=[POOL / "rotate-app-logs-retention", POOL / "crm-contacts-dedup-by-email"])
-    verdict = await ExecutionGate(RunConfig(concurrency=4), tmp_path / "gates", ExecutionConfig(k=2)).check(
-        proposal, sample)
+    gate = ExecutionGate(RunConfig(concurrency=4, model="sim:perfect"), tmp_path / "gates", ExecutionConfig(k=1))
+    verdict = await gate.check(proposal, GATE_SAMPLE)
     assert not verdict.passed and verdict.gate == "execution", verdict.reason
+    assert verdict.details["evidence"]["improved"] == 0 < verdict.details["evidence"]["worsened"], verdict.reason
+    repair = Proposal.build("observation", proposal.staging_dir, BASELINE, proposal.description, "long listings", [])
+    accepted = await gate.check(repair, GATE_SAMPLE)
+    assert accepted.passed and accepted.details["evidence"]["improved"] == 4, accepted.reason
 
 
 # ------------------------------------------------------------------------------------------ ablations

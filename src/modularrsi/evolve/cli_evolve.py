@@ -146,7 +146,7 @@ def print_eval(result) -> None:
                       f"{d.diff:+.3f} [{d.ci95[0]:+.3f}, {d.ci95[1]:+.3f}]")
     console.print(table)
     wil = "n/a" if result.wilcoxon_p is None else f"{result.wilcoxon_p:.3g}"
-    console.print(f"attempt pairs {result.attempt_pairs}: fail→pass {result.fail_to_pass}, pass→fail "
-                  f"{result.pass_to_fail}; sign test p={result.sign_test_p:.3g}; Wilcoxon (per-task Acc) p={wil}; "
-                  f"tasks fixed {result.fixed}, broken {result.broken}, unchanged {result.unchanged}",
-                  highlight=False)
+    console.print(f"tasks fixed {result.fixed}, broken {result.broken}, unchanged {result.unchanged}: sign test "
+                  f"over tasks p={result.sign_test_p:.3g}; Wilcoxon (per-task Acc) p={wil}; attempt pairs "
+                  f"{result.attempt_pairs} (fail→pass {result.fail_to_pass}, pass→fail {result.pass_to_fail}; "
+                  "description only: attempts of one task are not independent)", highlight=False)

@@ -10,18 +10,19 @@ from modularrsi.models.base import ChatModel
 
 def make_model(name: str, *, privileged: dict[str, Any] | None = None, cache_path: Path | None = None,
                budget_path: Path | None = None, max_tokens: int | None = None, max_cost_usd: float | None = None,
-               **settings: Any) -> ChatModel:
+               cache_scope: dict[str, Any] | None = None, **settings: Any) -> ChatModel:
     """Build the model called ``name``, behind the run's response cache and budget ledger when given.
 
     ``privileged`` carries what only a simulator may know (the task's reference steps, the attempt's
     seed); the harness passes it through without reading it, and real backends ignore it. Simulated
-    and scripted models are never cached (their answers depend on their own state)."""
+    and scripted models are never cached (their answers depend on their own state). ``cache_scope``: the
+    attempt asking (task, attempt index, seed), part of every cache key."""
     model = _backend(name, privileged, settings)
     if cache_path is not None and not name.startswith(("sim", "scripted:")):
         from modularrsi.models.cache import CachedModel, ResponseCache
 
         model = CachedModel(model, ResponseCache(Path(cache_path)),
-                            {k: v for k, v in settings.items() if k in ("temperature", "extra")})
+                            {k: v for k, v in settings.items() if k in ("temperature", "extra")}, cache_scope)
     if budget_path is not None or max_tokens is not None or max_cost_usd is not None:
         from modularrsi.models.budget import BudgetLedger, MeteredModel
 
