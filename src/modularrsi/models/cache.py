@@ -4,9 +4,9 @@ The key is the SHA-256 of the model name, the wire messages (no purpose tags), t
 change the answer and the *attempt* asking (task, attempt index, seed): the K attempts of a task are
 K samples of a stochastic model, so they must not collapse into one answer because their first
 prompts are byte-identical (a deterministic environment makes them so). A resumed attempt asks with the
-same scope and so is answered from the cache. Values are the completion's content and token counts. SQLite in WAL mode: safe
-for many concurrent attempts in one process and across processes. Never stores API keys: only what
-``Message.wire`` sends and the settings given here.
+same scope and so is answered from the cache. Values are the completion's content and token counts.
+SQLite in WAL mode: safe for many concurrent attempts in one process and across processes. Never
+stores API keys: only what ``Message.wire`` sends, the settings and the scope given here.
 """
 
 from __future__ import annotations

@@ -106,8 +106,9 @@ class Runner:
 
     def _agent(self, job: Job) -> AgentConfig:
         cfg = self.config
-        kwargs = {"seed": job.seed, "attempt": job.index, "max_turns": cfg.max_turns, "budget_path": str(self.budget_path),
-                  "max_tokens": cfg.max_tokens, "max_cost_usd": cfg.max_cost_usd, **cfg.agent_kwargs}
+        kwargs = {"seed": job.seed, "attempt": job.index, "max_turns": cfg.max_turns,
+                  "budget_path": str(self.budget_path), "max_tokens": cfg.max_tokens,
+                  "max_cost_usd": cfg.max_cost_usd, **cfg.agent_kwargs}
         if cfg.cache:
             kwargs["cache_path"] = str(self.run_dir / "cache.sqlite")
         if cfg.generation:
