@@ -98,9 +98,16 @@ def _side(results: RunResults, path: Path, run: Path) -> Side:
 
 
 def _per_task(results: RunResults) -> dict[str, dict[str, float]]:
+    """Per-task metrics of the tasks with at least one valid attempt (the others say nothing)."""
     return {t.task: {"acc": t.acc, "pass_at_k": t.pass_at_k, "pass_hat_k": t.pass_hat_k, "mean_steps": t.mean_steps,
                      "tokens": float(t.input_tokens + t.output_tokens), "cost_usd": t.cost_usd}
-            for t in results.per_task}
+            for t in results.per_task if t.invalid < t.attempts}
+
+
+def _valid_rewards(results: RunResults) -> dict[tuple[str, int], float]:
+    invalid = {(a.task, a.attempt) for a in results.invalid()}
+    return {(a.task, a.attempt): a.reward for a in results.attempts
+            if a.reward is not None and (a.task, a.attempt) not in invalid}
 
 
 def paired_bootstrap(a: np.ndarray, b: np.ndarray, n_boot: int = 2000, seed: int = 0) -> list[float]:
@@ -126,10 +133,8 @@ def compare(baseline: RunResults, candidate: RunResults, k: int, seed: int,
                             candidate=round(float(b.mean()) if len(b) else 0.0, 4),
                             diff=round(float((b - a).mean()) if len(a) else 0.0, 4),
                             ci95=paired_bootstrap(a, b, seed=seed)))
-    before = {(r.task, r.attempt): r.reward for r in baseline.attempts}
-    after = {(r.task, r.attempt): r.reward for r in candidate.attempts}
-    pairs = [(before[key], after[key]) for key in before.keys() & after.keys()
-             if before[key] is not None and after[key] is not None]
+    before, after = _valid_rewards(baseline), _valid_rewards(candidate)
+    pairs = [(before[key], after[key]) for key in before.keys() & after.keys()]
     b_flips = sum(x < 1.0 <= y for x, y in pairs)
     c_flips = sum(y < 1.0 <= x for x, y in pairs)
     acc_diff = np.array([cand[t]["acc"] - base[t]["acc"] for t in tasks])
@@ -138,7 +143,8 @@ def compare(baseline: RunResults, candidate: RunResults, k: int, seed: int,
     passes = {side: {t.task: t.passes for t in res.per_task} for side, res in (("b", baseline), ("c", candidate))}
     for t in tasks:
         pb, pc = passes["b"][t], passes["c"][t]
-        status = "fixed" if pc > pb else "broken" if pc < pb else "unchanged"
+        change = cand[t]["acc"] - base[t]["acc"]  # over valid attempts, so that invalid ones weigh nothing
+        status = "fixed" if change > 0 else "broken" if change < 0 else "unchanged"
         flips.append(TaskFlip(task=t, baseline_passes=pb, candidate_passes=pc,
                               attempts=next(x.attempts for x in candidate.per_task if x.task == t), status=status))
     count = {s: sum(f.status == s for f in flips) for s in ("fixed", "broken", "unchanged")}

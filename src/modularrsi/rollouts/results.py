@@ -26,6 +26,8 @@ class Estimates(BaseModel):
 
 
 class Overall(Estimates):
+    """Over the valid attempts; ``invalid_attempts`` did not get a fair chance (listed in ``attempts``)."""
+
     tasks: int
     attempts: int
     k: int
@@ -66,6 +68,7 @@ class AttemptRow(BaseModel):
     wall_s: float
     error: str | None
     environment: str = ""
+    invalid: str | None = None
 
 
 class RunResults(BaseModel):
@@ -82,6 +85,10 @@ class RunResults(BaseModel):
     overall: Overall
     per_task: list[PerTask]
     attempts: list[AttemptRow]
+
+    def invalid(self) -> list[AttemptRow]:
+        """Attempts that did not get a fair chance, each with its reason (``invalid``, else ``error``)."""
+        return [a for a in self.attempts if a.invalid is not None or a.reward is None]
 
 
 def build_results(run_id: str, model: str, generation: str, attempts: list[Attempt], k: int,

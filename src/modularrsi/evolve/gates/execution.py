@@ -159,10 +159,12 @@ def decide(evidence: list[Pair], anchors: list[Pair], config: ExecutionConfig) -
 
 
 def pairs_of(parent: RunResults, staging: RunResults, tasks: list[str]) -> list[Pair]:
-    """Pairs of ``tasks`` from two runs; pairs whose parent attempt errored without a reward are left out."""
+    """Pairs of ``tasks`` from two runs; pairs whose parent attempt is invalid are left out (an invalid staging
+    attempt is a fail: a change that makes attempts crash is worse)."""
     def table(results: RunResults) -> dict[tuple[str, int], tuple[bool, bool]]:
-        return {(a.task, a.attempt): (a.reward is not None and a.reward >= 1.0, a.reward is None and bool(a.error))
-                for a in results.attempts}
+        invalid = {(a.task, a.attempt) for a in results.invalid()}
+        return {(a.task, a.attempt): (a.reward is not None and a.reward >= 1.0 and (a.task, a.attempt) not in invalid,
+                                      (a.task, a.attempt) in invalid) for a in results.attempts}
 
     before, after = table(parent), table(staging)
     pairs = []
