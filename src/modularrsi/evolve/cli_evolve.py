@@ -63,6 +63,7 @@ def evolve(
                  "contrast": False if no_contrast else None}
         cfg, run_dir = open_run(EvolveConfig.load, config=config, flags=flags, out=out, resume=resume,
                                 prefix="evolve", what="an evolution run directory")
+        preflight(cfg)
         summary = asyncio.run(Evolution(cfg, run_dir.resolve(), [_printer]).run())
     except (ValueError, FileNotFoundError, ModelError) as exc:
         raise fail(str(exc)) from None
@@ -72,6 +73,15 @@ def evolve(
 
         print_eval(EvalResult.model_validate_json(Path(summary["eval"]).read_text()))
     console.print(f"run directory: {run_dir}")
+
+
+def preflight(cfg) -> None:
+    """Every role's model answers and every evolution and held-out task is usable, before anything is written."""
+    from modularrsi.models.roles import ROLES
+    from modularrsi.rollouts.preflight import check_models, check_tasks, is_sim
+
+    check_models([cfg.role(role) for role in ROLES])
+    check_tasks([*cfg.tasks, *cfg.eval_tasks], sim=is_sim(cfg.role("agent").model))
 
 
 def eval_command(
@@ -85,35 +95,41 @@ def eval_command(
     env: Annotated[str, typer.Option("--env", help=ENV_HELP)
                    ] = "auto",
     dataset: Annotated[str | None, typer.Option("--dataset", help="Harbor dataset NAME@VERSION.")] = None,
+    registry_path: Annotated[Path | None, typer.Option("--registry-path", help="Local registry JSON.")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed shared by both sides.")] = 0,
     max_turns: Annotated[int, typer.Option("--max-turns", help="Turn limit per attempt.")] = 50,
     disjoint_from: Annotated[list[Path] | None, typer.Option("--disjoint-from", help="Refuse tasks this "
                                                              "manifest or evolution run evolved on.")] = None,
+    allow_overlap: Annotated[bool, typer.Option("--allow-overlap", help="Run tasks the candidate's frozen library "
+                                                "evolved on (refused by default); the result says so.")] = False,
     out: Annotated[Path | None, typer.Option("--out", help="Eval directory (default runs/eval-<time>).")] = None,
 ) -> None:
     """Paired comparison of two generations on held-out tasks (same seeds on both sides)."""
     from modularrsi.evolve.evaluate import evaluate
     from modularrsi.evolve.layout import BASELINE
     from modularrsi.rollouts.config import RunConfig
-    from modularrsi.rollouts.run import new_run_id
+    from modularrsi.rollouts.run import new_run_id, resolve_tasks
 
     try:
         manifests, evolved = _disjoint(disjoint_from or [])
-        template = RunConfig(tasks=tasks or [], dataset=dataset, model=model, k=k, concurrency=concurrency, env=env,
-                             seed=seed, max_turns=max_turns, disjoint_from=manifests)
+        template = RunConfig.load(None, {"tasks": tasks or [], "dataset": dataset, "registry_path": registry_path,
+                                         "model": model, "k": k,
+                                         "concurrency": concurrency, "env": env, "seed": seed, "max_turns": max_turns,
+                                         "disjoint_from": manifests})
         if evolved:
-            from modularrsi.tasks.model import discover
-
-            clash = sorted({p.name for p in discover(tasks or [])} & evolved)
+            clash = sorted({name for name, _ in asyncio.run(resolve_tasks(template))} & evolved)
             if clash:
                 raise ValueError(f"refusing to evaluate on {len(clash)} task(s) the evolution run evolved on "
                                  f"(e.g. {clash[0]}); evaluation tasks must be disjoint from evolution tasks")
         out_dir = out or Path("runs") / new_run_id("eval")
-        result = asyncio.run(evaluate(template, baseline or BASELINE, generation, out_dir.resolve()))
+        result = asyncio.run(evaluate(template, baseline or BASELINE, generation, out_dir.resolve(),
+                                      allow_overlap=allow_overlap))
     except (ValueError, FileNotFoundError) as exc:
         raise fail(str(exc)) from None
     print_eval(result)
     console.print(f"eval directory: {out_dir}")
+    if result.tasks == 0:
+        raise fail("no task has a valid attempt on both sides (see the invalid attempts above); nothing was compared")
 
 
 def _disjoint(paths: list[Path]) -> tuple[list[Path], set[str]]:
@@ -138,6 +154,8 @@ def _disjoint(paths: list[Path]) -> tuple[list[Path], set[str]]:
 
 def print_eval(result) -> None:
     label = " (sim: says the machinery works, not what a real model gains)" if result.simulated else ""
+    if result.overlap:
+        label += f" (NOT held out: {len(result.overlap)} task(s) the candidate evolved on, --allow-overlap)"
     table = Table(title=f"candidate vs baseline on {result.tasks} tasks, k={result.k}{label}")
     for column in ("metric", "baseline", "candidate", "difference [95% CI]"):
         table.add_column(column)
@@ -150,3 +168,5 @@ def print_eval(result) -> None:
                   f"over tasks p={result.sign_test_p:.3g}; Wilcoxon (per-task Acc) p={wil}; attempt pairs "
                   f"{result.attempt_pairs} (fail→pass {result.fail_to_pass}, pass→fail {result.pass_to_fail}; "
                   "description only: attempts of one task are not independent)", highlight=False)
+    console.print(f"invalid attempts (left out of every figure): baseline {result.baseline.invalid_attempts}, "
+                  f"candidate {result.candidate.invalid_attempts}; listed in each side's results.json", highlight=False)

@@ -10,6 +10,10 @@ independent): an exact two-sided sign test on tasks fixed vs broken and a Wilcox
 the per-task Acc differences. Per task: fixed (more passes under the candidate), broken (fewer) or
 unchanged. Attempt flips (fail→pass, pass→fail) are reported as description only.
 
+Held-out means held out: tasks the candidate's frozen library evolved on (by name or content, see
+:mod:`.overlap`) are refused before any trial, ``--dataset`` tasks included; ``allow_overlap`` runs them
+anyway and the result names them (``overlap``).
+
 Layout: ``<out>/baseline/`` and ``<out>/candidate/`` are ordinary run directories (resumable);
 ``<out>/eval.json`` is the comparison (:class:`EvalResult`).
 """
@@ -21,10 +25,11 @@ from pathlib import Path
 from typing import Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 from scipy.stats import wilcoxon
 
 from modularrsi.evolve.gates.stats import task_sign_test_p
+from modularrsi.evolve.overlap import overlapping
 from modularrsi.rollouts.config import RunConfig
 from modularrsi.rollouts.results import Estimates, RunResults
 from modularrsi.util.files import write_json
@@ -85,6 +90,8 @@ class EvalResult(BaseModel):
     fixed: int
     broken: int
     unchanged: int
+    overlap: list[str] = Field(default_factory=list, description="Tasks the candidate evolved on, evaluated "
+                               "anyway (--allow-overlap): the result is not a held-out result.")
 
     def delta(self, metric: str) -> Delta:
         return next(d for d in self.deltas if d.metric == metric)
@@ -156,21 +163,39 @@ def compare(baseline: RunResults, candidate: RunResults, k: int, seed: int,
                       wilcoxon_p=None if wil_p is None else round(wil_p, 6), flips=flips, **count)
 
 
+async def check_overlap(template: RunConfig, candidate: Path, allow: bool) -> list[str]:
+    """The tasks of ``template`` (paths or ``--dataset``) that ``candidate`` evolved on; a ValueError
+    naming them unless ``allow``."""
+    from modularrsi.rollouts.run import resolve_tasks
+
+    tasks = [(name, Path(str(t.path)) if t.path else None) for name, t in await resolve_tasks(template)]
+    clash = overlapping(candidate, tasks)
+    if clash and not allow:
+        raise ValueError(f"refusing to evaluate on {len(clash)} task(s) {candidate} evolved on (e.g. {clash[0]}); "
+                         "held-out tasks must be disjoint from evolution tasks (--allow-overlap runs them anyway "
+                         "and labels the result)")
+    return clash
+
+
 async def evaluate(template: RunConfig, baseline: Path, candidate: Path, out: Path,
-                   slots: asyncio.Semaphore | None = None, budget_path: Path | None = None) -> EvalResult:
+                   slots: asyncio.Semaphore | None = None, budget_path: Path | None = None,
+                   allow_overlap: bool = False) -> EvalResult:
     """Run both generations on ``template.tasks`` (same seeds) into ``out`` and write ``eval.json``.
     Resumable: finished attempts of either side are reused. ``budget_path``: a ledger shared with the
-    caller (an evolution's), so its caps hold here too."""
+    caller (an evolution's), so its caps hold here too. Overlapping tasks: see :func:`check_overlap`."""
     from modularrsi.harness.library import load_generation
+    from modularrsi.rollouts.preflight import check_run
     from modularrsi.rollouts.run import execute  # here, so that reading eval.json does not load Harbor
 
     for generation in (baseline, candidate):  # refuse a broken generation before any trial runs
         load_generation(generation)
+    check_run(template)
+    overlap = await check_overlap(template, candidate, allow_overlap)
     results = []
     for side, generation in (("baseline", baseline), ("candidate", candidate)):
         config = template.model_copy(update={"generation": generation})
         results.append(await execute(config, out / side, slots=slots, budget_path=budget_path))
     result = compare(results[0], results[1], template.k, template.seed, (baseline, candidate),
-                     (out / "baseline", out / "candidate"))
+                     (out / "baseline", out / "candidate")).model_copy(update={"overlap": overlap})
     write_json(out / "eval.json", result.model_dump(mode="json"))
     return result

@@ -80,10 +80,14 @@ def check_model(name: str, api_base: str | None = None, timeout_s: float = 5.0) 
 
 
 def _check_litellm(name: str) -> None:
+    import contextlib
+    import io
+
     import litellm
 
     try:
-        litellm.get_llm_provider(name)
+        with contextlib.redirect_stdout(io.StringIO()):  # LiteLLM prints a provider list on failure
+            litellm.get_llm_provider(name)
     except Exception:  # noqa: BLE001 - LiteLLM raises its own error types for an unroutable name
         raise ModelCheckError(f"model '{name}': LiteLLM cannot resolve it; write provider/model (openai/…, "
                               "deepseek/…, hosted_vllm/…), sim, or scripted:FILE.json") from None
