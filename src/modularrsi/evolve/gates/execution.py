@@ -93,7 +93,7 @@ class Pair(BaseModel):
 
 
 class Flips(BaseModel):
-    """Flip counts of a set of pairs: b = fail→pass, c = pass→fail."""
+    """Attempt flip counts of a set of pairs (b = fail→pass, c = pass→fail): description only, the test counts tasks."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
