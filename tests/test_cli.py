@@ -34,3 +34,131 @@ def test_output_without_a_terminal_is_wide(monkeypatch):
         assert console.width == PIPE_WIDTH == err.width
     finally:
         console._width, err._width = fixed
+
+
+# ------------------------------------------------------------------- bad input: one line, nothing written
+import os  # noqa: E402
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+from testutil import REPO  # noqa: E402
+
+TASK = REPO / "tasks" / "pool" / "argparse-logq-cli"
+GEN0 = REPO / "src" / "modularrsi" / "harness" / "baseline"
+
+
+def cli(*args: str):
+    """The command in this process (fast: no interpreter start); wide output, so one line stays one."""
+    return runner.invoke(app, list(args), env={"COLUMNS": "400"})
+
+
+def refused_in_one_line(done, *needles: str) -> None:
+    lines = done.stderr.strip().splitlines()
+    assert done.exit_code == 2 and len(lines) == 1 and done.stdout.strip() == "", (done.stdout, done.stderr)
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+
+
+@pytest.mark.parametrize("flag, value, field", [("-k", "0", "'k'"), ("-n", "-1", "'concurrency'"),
+                                                ("--max-turns", "0", "'max_turns'")])
+@pytest.mark.parametrize("command", ["run", "eval", "evolve"])
+def test_a_bad_number_is_one_line(tmp_path, command, flag, value, field):
+    base = {"run": ["run", "--tasks", str(TASK)], "eval": ["eval", "--generation", str(GEN0), "--tasks", str(TASK)],
+            "evolve": ["evolve", "--tasks", str(TASK)]}[command]
+    if command == "evolve" and flag == "--max-turns":
+        pytest.skip("evolve takes its turn limit from --config")
+    done = cli(*base, flag, value, "--out", str(tmp_path / "out"))
+    refused_in_one_line(done, field, f"(given: {value})")
+    assert not (tmp_path / "out").exists()
+
+
+def broken_tasks(tmp_path: Path) -> dict[str, tuple[Path, str]]:
+    cases = {}
+    for name, damage, needle in (("toml", "syntax", "task.toml: not valid TOML"),
+                                 ("no-tests", "tests", "tests/test.sh: missing"),
+                                 ("empty-instruction", "instruction", "instruction.md: missing or empty"),
+                                 ("no-solution", "solution", "sim plays from the reference solution")):
+        task = tmp_path / "tasks" / name
+        shutil.copytree(TASK, task)
+        if damage == "syntax":
+            (task / "task.toml").write_text((task / "task.toml").read_text() + "\n[[[\n")
+        elif damage == "instruction":
+            (task / "instruction.md").write_text("  \n")
+        else:
+            shutil.rmtree(task / damage)
+        cases[name] = (task, needle)
+    return cases
+
+
+@pytest.mark.parametrize("case", ["toml", "no-tests", "empty-instruction", "no-solution"])
+def test_a_task_no_trial_could_use_is_refused_before_the_first_trial(tmp_path, case):
+    task, needle = broken_tasks(tmp_path)[case]
+    for args in (["run", "--tasks", str(task)], ["eval", "--generation", str(GEN0), "--tasks", str(task)],
+                 ["evolve", "--tasks", str(task)]):
+        done = cli(*args, "--out", str(tmp_path / "out"))
+        refused_in_one_line(done, f"task {case}", needle)
+        assert not (tmp_path / "out").exists(), args
+
+
+def test_a_model_that_cannot_answer_is_refused_before_the_first_trial(tmp_path):
+    config = tmp_path / "endpoint.yaml"
+    config.write_text("agent_kwargs: {api_base: 'http://127.0.0.1:9/v1'}\nmodel: openai/some-model\n")
+    for args, needles in ((["--model", "not-a-model"], ("'not-a-model'", "LiteLLM cannot resolve it")),
+                          (["--model", f"scripted:{tmp_path / 'nope.json'}"], ("nope.json", "No such file")),
+                          (["--config", str(config)], ("endpoint http://127.0.0.1:9/v1 does not answer",))):
+        done = cli("run", "--tasks", str(TASK), *args, "--out", str(tmp_path / "out"))
+        refused_in_one_line(done, *needles)
+        assert not (tmp_path / "out").exists()
+    for command in (["evolve", "--tasks", str(TASK)], ["eval", "--generation", str(GEN0), "--tasks", str(TASK)],
+                    ["tasks", "difficulty", str(TASK.parent), "-n", "1", "--manifest", str(tmp_path / "m.json")]):
+        model = ["--models", "sim,not-a-model"] if command[0] == "tasks" else ["--model", "not-a-model"]
+        done = cli(*command, *model, "--out", str(tmp_path / "out"))
+        refused_in_one_line(done, "'not-a-model'")
+        assert not (tmp_path / "out").exists() and not (tmp_path / "m.json").exists()
+
+
+def test_a_run_whose_attempts_are_all_invalid_lists_them_and_exits_non_zero(tmp_path):
+    from modularrsi.models.fake_server import FakeOpenAIServer
+    from modularrsi.rollouts.results import RunResults
+
+    with FakeOpenAIServer(responder=lambda request: {"status": 400, "message": "model not found"}) as server:
+        config = tmp_path / "c.yaml"
+        config.write_text(f"model: openai/missing\nk: 1\nagent_kwargs: {{api_base: '{server.base_url}'}}\n")
+        done = subprocess.run([sys.executable, "-m", "modularrsi.cli", "run", "--tasks", str(TASK), "--config",
+                               str(config), "--out", str(tmp_path / "run")], capture_output=True, text=True,
+                              timeout=600, env={**os.environ, "COLUMNS": "400"})
+    assert done.returncode == 2, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "all 1 attempts were invalid" in done.stderr and "model_error" in done.stderr
+    assert "1 invalid attempt(s): left out of Acc" in done.stdout and f"{TASK.name}__a0" in done.stdout
+    results = RunResults.model_validate_json((tmp_path / "run" / "results.json").read_text())
+    assert results.overall.invalid_attempts == 1 and results.attempts[0].invalid.startswith("agent ending model_error")
+
+
+def test_eval_refuses_tasks_the_frozen_library_evolved_on_by_name_content_or_dataset(tmp_path):
+    import json
+
+    from modularrsi.evolve.libraryops import copy_generation
+    from modularrsi.evolve.overlap import record_evolution_tasks
+
+    frozen = tmp_path / "frozen"
+    copy_generation(GEN0, frozen)
+    record_evolution_tasks(frozen, [TASK])
+    renamed = tmp_path / "held" / "logq-cli-copy"
+    shutil.copytree(TASK, renamed)
+    registry = tmp_path / "registry.json"
+    registry.write_text(json.dumps([{"name": "mini", "version": "1.0", "description": "one pool task",
+                                     "tasks": [{"name": TASK.name, "path": str(TASK)}]}]))
+    for source, name in ((["--tasks", str(TASK)], TASK.name), (["--tasks", str(renamed)], renamed.name),
+                         (["--dataset", "mini@1.0", "--registry-path", str(registry)], TASK.name)):
+        done = cli("eval", "--generation", str(frozen), *source, "--out", str(tmp_path / "ev"))
+        refused_in_one_line(done, f"refusing to evaluate on 1 task(s) {frozen} evolved on (e.g. {name})",
+                            "--allow-overlap")
+        assert not (tmp_path / "ev").exists()
+    allowed = cli("eval", "--generation", str(frozen), "--tasks", str(TASK), "-k", "1", "--allow-overlap",
+                  "--out", str(tmp_path / "ev"))
+    assert allowed.exit_code == 0, allowed.stdout[-2000:] + allowed.stderr[-2000:]
+    assert "NOT held out: 1 task(s) the candidate evolved on" in " ".join(allowed.stdout.split())
+    assert json.loads((tmp_path / "ev" / "eval.json").read_text())["overlap"] == [TASK.name]

@@ -78,11 +78,20 @@ def _print_results(results) -> None:
         table.add_row(title, f"{getattr(o, name):.3f}", f"[{low:.3f}, {high:.3f}]")
     table.add_row("tokens in/out", f"{o.input_tokens:,} / {o.output_tokens:,}", "")
     table.add_row("cost (USD)", f"{o.cost_usd:.4f}", "")
-    table.add_row("invalid attempts", str(o.invalid_attempts), "")
+    table.add_row("valid / invalid attempts", f"{o.attempts - o.invalid_attempts} / {o.invalid_attempts}",
+                  "figures above: valid attempts only")
     table.add_row("environments", results.environments(), "")
     table.add_row("tasks all-pass / mixed / all-fail",
                   f"{o.all_pass_share:.0%} / {o.mixed_share:.0%} / {o.all_fail_share:.0%}", "")
     console.print(table)
+    invalid = results.invalid()
+    if invalid:
+        listing = Table(title=f"{len(invalid)} invalid attempt(s): left out of Acc, each with its reason")
+        for column in ("attempt", "reason"):
+            listing.add_column(column)
+        for a in invalid:
+            listing.add_row(f"{a.task}__a{a.attempt}", a.invalid or a.error or "no reward")
+        console.print(listing)
 
 
 @app.command("run", cls=SpreadCommand)
@@ -111,6 +120,7 @@ def run(
     """Run K attempts per task through Harbor trials; write a run directory with results.json."""
     from modularrsi.rollouts.config import RunConfig
     from modularrsi.rollouts.live import LiveView
+    from modularrsi.rollouts.preflight import check_run
     from modularrsi.rollouts.run import execute
     from modularrsi.util.files import write_yaml
 
@@ -130,12 +140,17 @@ def run(
     try:
         cfg, run_dir = open_run(RunConfig.load, config=config, flags=flags, out=out, resume=resume, prefix="run",
                                 on_resume=raise_caps)
+        check_run(cfg)  # before the live view opens: a refusal is one line
         with LiveView(console, f"{cfg.model} × k={cfg.k}") as view:
             results = asyncio.run(execute(cfg, run_dir.resolve(), [view]))
     except (ValueError, FileNotFoundError) as exc:
         raise fail(str(exc)) from None
     _print_results(results)
     console.print(f"run directory: {run_dir}")
+    invalid = results.invalid()
+    if invalid and len(invalid) == len(results.attempts):
+        raise fail(f"all {len(invalid)} attempts were invalid (none got a fair chance), e.g. "
+                   f"{invalid[0].task} attempt {invalid[0].attempt}: {invalid[0].invalid or invalid[0].error}")
 
 
 def main() -> None:

@@ -11,10 +11,12 @@ from staging import staged
 from testutil import QUIT_EARLY, REPO
 
 from modularrsi.evolve.gates.constructs import ConstructRules, construct_problems
-from modularrsi.evolve.gates.execution import ExecutionConfig, ExecutionGate, Pair, Sample, decide, sign_test_p
+from modularrsi.evolve.gates.execution import ExecutionConfig, ExecutionGate, Pair, Sample, decide
+from modularrsi.evolve.gates.power import Scenario, acceptance_rate
 from modularrsi.evolve.gates.prescreen import PrescreenRules, is_round, task_specific_path
 from modularrsi.evolve.gates.review import ReviewGate
 from modularrsi.evolve.gates.static import StaticConfig, StaticGate, consistency_problem, scope_problem
+from modularrsi.evolve.gates.stats import sign_flip_p, task_sign_test_p
 from modularrsi.evolve.proposal import Proposal
 from modularrsi.harness import BASELINE
 from modularrsi.harness.library import load_generation, read_sources, write_generation
@@ -23,6 +25,7 @@ from modularrsi.rollouts.config import RunConfig
 
 POOL = REPO / "tasks" / "pool"
 POOL_NAMES = sorted(p.name for p in POOL.iterdir() if p.is_dir())
+EVIDENCE = ["cfgkit-multilevel-extends", "crm-contacts-dedup-by-email", "textkit-slugify-accents", "argparse-logq-cli"]
 BASE = load_generation(BASELINE)
 SOURCES = read_sources(BASE)
 OBS = SOURCES["observation/limit_output"]
@@ -216,49 +219,72 @@ async def test_review_is_reward_blind(tmp_path):
 # -------------------------------------------------------------------------------------------- execution
 
 
-def flips(task: str, table: str) -> list[Pair]:
-    """Pairs from a flip table such as "01 01 11 10" (parent outcome, staging outcome per attempt)."""
-    return [Pair(task=task, attempt=i, parent=c[0] == "1", staging=c[1] == "1") for i, c in enumerate(table.split())]
+def tasks(table: str, prefix: str = "t") -> list[Pair]:
+    """Pairs from a table such as "01.00 11.10": one word per task, its attempts separated by dots, each
+    attempt written as (parent outcome, staging outcome)."""
+    return [Pair(task=f"{prefix}{t}", attempt=i, parent=c[0] == "1", staging=c[1] == "1")
+            for t, word in enumerate(table.split()) for i, c in enumerate(word.split("."))]
 
 
 @pytest.mark.parametrize("evidence, anchors, config, passed, needle", [
-    ("01 01 01 01", "11 11", {}, True, "p=0.0625"),
-    ("01 01 01", "11 11", {}, False, "3 evidence pairs cannot reach it, 4 needed"),
+    ("01.00 01.00 01.00 01.00", "11 11", {}, True, "p=0.0625"),
+    ("01.00 01.00 01.00", "11 11", {}, False, "3 evidence tasks cannot reach it, 4 needed"),
     ("01 01 01 01 01 10", "11", {}, False, "p=0.109"),
     ("01 01 01 01 01 01 10", "11", {}, True, "p=0.0625"),
+    # magnitudes count: four tasks gain a whole attempt, one loses a third (a sign test would say 0.19)
+    ("01 01 01 01 10.00.00", "11", {}, True, "p=0.0625"),
     ("01 01 01 01", "11 10", {}, False, "1 anchor regression(s) > 0 allowed"),
-    ("01 01 01 01", "11 10", {"max_anchor_regressions": 1}, True, "anchors pass→fail 1 of 2"),
+    ("01 01 01 01", "11 10", {"max_anchor_regressions": 1}, True, "anchor tasks worsened 1 of 2"),
     ("00 11 00 11 11 00", "11", {}, False, "evidence does not move (p=1"),
     ("01 01 01 01", "", {"alpha": 0.05}, False, "5 needed"),
+    # eight fail→pass flips from one task are one task's evidence, not eight (p=0.0039 over attempts)
+    ("01.01.01.01.01.01.01.01", "11", {}, False, "p=0.5"),
 ])
-def test_execution_decision_rule_on_flip_tables(evidence, anchors, config, passed, needle):
-    verdict = decide(flips("ev", evidence), flips("an", anchors), ExecutionConfig(**config))
+def test_execution_decision_rule_counts_tasks_not_attempts(evidence, anchors, config, passed, needle):
+    verdict = decide(tasks(evidence, "ev"), tasks(anchors, "an"), ExecutionConfig(**config))
     assert verdict.passed == passed and needle in verdict.reason, verdict.reason
 
 
-def test_sign_test_is_the_exact_one_sided_binomial_tail():
-    assert sign_test_p(4, 0) == pytest.approx(1 / 16)
-    assert sign_test_p(5, 1) == pytest.approx(7 / 64)
-    assert sign_test_p(0, 0) == 1.0 and sign_test_p(0, 3) == 1.0
+def test_sign_flip_test_is_exact_over_tasks():
+    assert sign_flip_p([1, 1, 1, 1]) == pytest.approx(1 / 16)
+    assert sign_flip_p([1, 1, 1, 1, 1, -1]) == pytest.approx(7 / 64)
+    assert sign_flip_p([0, 0]) == 1.0 and sign_flip_p([-1, -1, -1]) == 1.0
+    assert sign_flip_p([1, 1, 1, 1], alternative="two-sided") == pytest.approx(2 / 16)
+    many = sign_flip_p([1.0] * 20)  # beyond exact enumeration: a seeded Monte Carlo p, never below 1/(1+draws)
+    assert 0 < many < 1e-3 and many == sign_flip_p([1.0] * 20)
+    assert task_sign_test_p(3, 1) == pytest.approx(0.625) and task_sign_test_p(0, 0) == 1.0
 
 
+@pytest.mark.parametrize("scenario, low, high", [
+    (Scenario(anchors=0), 0.0, 0.1),        # a change that does nothing, the evidence test alone
+    (Scenario(), 0.0, 0.1),                 # ... with the anchor rule on top
+    (Scenario(anchors=0, reuse_sample=True), 0.1, 1.0),  # parent = the sample evidence was chosen from
+    (Scenario(anchors=0, effect=0.75), 0.8, 1.0),       # a change that removes 3/4 of the failures
+    (Scenario(effect=1.0), 0.9, 1.0),
+])
+def test_gate_acceptance_over_400_simulated_decisions(scenario, low, high):
+    """A null change is accepted at no more than alpha; the old design (parent side = the epoch sample
+    the failing evidence tasks were picked from) exceeds it; a real improvement is accepted."""
+    rate = acceptance_rate(scenario, 400, seed=1)
+    assert low <= rate <= high, rate
 
 
-async def test_execution_gate_pairs_parent_and_staging_on_real_runs(tmp_path):
-    harmful = proposal(written(tmp_path, {"agent_loop/turn_loop": QUIT_EARLY}), module="agent_loop")
-    sample = Sample(evidence=[POOL / "cfgkit-multilevel-extends"], anchors=[POOL / "rotate-app-logs-retention"])
-    gate = ExecutionGate(RunConfig(concurrency=4), tmp_path / "gates", ExecutionConfig(k=2))
-    verdict = await gate.check(harmful, sample)
-    runs = {side: Path(path) for side, path in verdict.details["runs"].items()}
-    passes = {side: sum(a["reward"] == 1.0 for a in json.loads((run / "results.json").read_text())["attempts"])
-              for side, run in runs.items()}
-    print(f"\npaired run (sim, k=2): passes {passes}; {verdict.reason}")
-    assert not verdict.passed and verdict.details["simulated"]
-    assert passes["staging"] < passes["parent"]
-    assert verdict.details["evidence"]["c"] + verdict.details["anchors"]["c"] == passes["parent"] - passes["staging"]
-    assert set(verdict.details["per_task"]) == {"cfgkit-multilevel-extends", "rotate-app-logs-retention"}
+async def test_execution_gate_runs_both_sides_fresh_and_can_accept_as_well_as_reject(tmp_path):
+    """Same sample (4 evidence tasks, 1 anchor, k=1) both ways: gen_0 → a loop that quits after one
+    reply is rejected; that loop → gen_0 is accepted. A gate that never (or always) accepts fails."""
+    harmful = written(tmp_path, {"agent_loop/turn_loop": QUIT_EARLY}, "harmful")
+    sample = Sample(evidence=[POOL / t for t in EVIDENCE], anchors=[POOL / "rotate-app-logs-retention"])
+    gate = ExecutionGate(RunConfig(concurrency=4, model="sim:perfect"), tmp_path / "gates", ExecutionConfig(k=1))
+    worse = await gate.check(Proposal.build("agent_loop", BASELINE, harmful, GOOD, "loops", []), sample)
+    better = await gate.check(Proposal.build("agent_loop", harmful, BASELINE, GOOD, "loops", []), sample)
+    print(f"\nregression: {worse.reason}\nrepair: {better.reason}")
+    assert not worse.passed and worse.details["evidence"]["worsened"] == 4 and worse.details["simulated"]
+    assert better.passed and better.details["evidence"]["improved"] == 4, better.reason
+    assert worse.details["seed"] == ExecutionConfig(k=1).run_seed != 0  # fresh attempts, not seed 0's sample
+    runs = {side: Path(path) for side, path in worse.details["runs"].items()}
+    assert set(runs) == {"parent", "staging"} and all((r / "results.json").is_file() for r in runs.values())
     finished = {p: p.stat().st_mtime_ns for p in tmp_path.glob("gates/*/*/trials/*/result.json")}
-    assert len(finished) == 8
-    again = await gate.check(harmful, sample)  # resumable: the finished attempts are reused
-    assert again.details["evidence"] == verdict.details["evidence"]
+    assert len(finished) == 4 * 5  # two proposals × two sides × five tasks
+    again = await gate.check(Proposal.build("agent_loop", BASELINE, harmful, GOOD, "loops", []), sample)
+    assert again.details["evidence"] == worse.details["evidence"]  # resumable: finished attempts reused
     assert {p: p.stat().st_mtime_ns for p in finished} == finished

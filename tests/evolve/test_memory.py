@@ -155,3 +155,17 @@ def test_infra_errors_are_decided_from_harbor_exception_policy_and_endings(run_d
 
 def test_records_default_to_empty_signals():
     assert record("t", 1, 0, True).signals == Signals()
+
+
+def test_invalid_attempts_add_harness_crashes_and_episodes_that_never_started(run_dir):
+    from modularrsi.tasks.trials import invalid_reason
+
+    assert invalid_reason(_variant(run_dir)) is None
+    crashed = _variant(run_dir, agent_result__metadata__ending="harness_error",
+                       agent_result__metadata__ending_detail="FunctionError: shape raised KeyError")
+    assert invalid_reason(crashed) == "harness error: FunctionError: shape raised KeyError"
+    assert infra_error(crashed) is None  # for diagnosis a crash is the harness's own failure
+    never = _variant(run_dir, agent_result__metadata={}, exception_info=_exception("FileNotFoundError"))
+    assert invalid_reason(never) == "the episode never started: FileNotFoundError: boom"
+    timed_out = _variant(run_dir, exception_info=_exception("AgentTimeoutError"))
+    assert invalid_reason(timed_out) is None  # the agent's own failure: a fair 0

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from testutil import REPO, SAMPLED_TASKS
+from testutil import QUIT_EARLY, REPO, SAMPLED_TASKS
 
 from modularrsi.evolve.config import EvolveConfig
 from modularrsi.evolve.evaluate import EvalResult
@@ -21,10 +21,10 @@ from modularrsi.evolve.gates.execution import ExecutionConfig, ExecutionGate, Sa
 from modularrsi.evolve.gates.review import ReviewGate
 from modularrsi.evolve.gates.static import StaticGate
 from modularrsi.evolve.history import History
-from modularrsi.evolve.proposal import tree_hashes
+from modularrsi.evolve.proposal import Proposal, tree_hashes
 from modularrsi.evolve.sim_editor import SimEditor
 from modularrsi.harness import BASELINE
-from modularrsi.harness.library import load_generation
+from modularrsi.harness.library import load_generation, read_sources, write_generation
 from modularrsi.rollouts.config import RunConfig
 
 POOL = REPO / "tasks" / "pool"
@@ -106,6 +106,19 @@ def test_evolution_run_directory_holds_every_stage(evolved):
     for change in history.changes.values():
         assert change.outcome in ("promoted", "rejected", "editor_failed")
         assert (change.outcome == "rejected") == (change.rejected_by is not None)
+    # what was promoted: only changes every gate passed, with evidence the test can accept (≥ 4 evidence tasks
+    # improved, none of the anchors worse, p < alpha), each a loadable lane generation; and the frozen
+    # library changed exactly the modules whose promotions were kept
+    for change in history.promoted():
+        assert [(g.gate, g.passed) for g in change.gates] == [("static", True), ("review", True), ("execution", True)]
+        evidence = change.gates[-1].details
+        assert evidence["evidence"]["improved"] >= 4 and evidence["anchors"]["worsened"] == 0
+        assert evidence["p_value"] < evidence["alpha"]
+        load_generation(evolved / "lanes" / change.lane / change.promoted_as)
+    kept = {c.module for c in history.promoted() if c.fate == "kept"}
+    assert set(json.loads((evolved / "frozen.json").read_text())["changed_modules"]) <= kept
+    if not kept:
+        assert tree_hashes(evolved / "frozen" / "modules") == tree_hashes(evolved / "start" / "modules")
     result = EvalResult.model_validate_json((evolved / "eval" / "eval.json").read_text())
     assert result.simulated and result.tasks == 2 and result.k == 2
     assert result.fail_to_pass + result.pass_to_fail <= result.attempt_pairs == 4
@@ -162,16 +175,32 @@ async def test_each_bad_patch_kind_is_stopped_by_its_gate(tmp_path, kind, gate, 
     assert tree_hashes(BASELINE) == before
 
 
+GATE_SAMPLE = Sample(evidence=[POOL / t for t in ("textkit-slugify-accents", "cfgkit-multilevel-extends",
+                                                   "crm-contacts-dedup-by-email", "argparse-logq-cli")],
+                     anchors=[POOL / "rotate-app-logs-retention"])
+
+
 async def test_a_regression_patch_passes_review_and_is_stopped_by_execution(tmp_path):
-    made = SimEditor(seed=1).propose("agent_loop", "loop_guard", BASELINE, tmp_path / "staging", force="regression")
-    proposal = made.to_proposal("repeated commands", ["textkit-slugify-accents"])
+    """The sample (4 evidence tasks, 1 anchor) is one the gate can accept: with the same sample and settings
+    the repair of an obviously broken loop is accepted, so the rejection is the test's verdict, not its size.
+    The regression hides output without an error line, so the agent cannot see its commands finish and
+    spends several times the turns (measured 16–23 instead of 4–5; how many depends on timing)."""
+    made = SimEditor(seed=1).propose("observation", "trim_listing", BASELINE, tmp_path / "staging", force="regression")
+    proposal = made.to_proposal("long listings", ["textkit-slugify-accents"])
     assert (await StaticGate().check(proposal)).passed
     assert (await ReviewGate(None, sorted(os.listdir(POOL))).check(proposal)).passed
-    sample = Sample(evidence=[POOL / "textkit-slugify-accents"],
-                    anchors=[POOL / "rotate-app-logs-retention", POOL / "crm-contacts-dedup-by-email"])
-    verdict = await ExecutionGate(RunConfig(concurrency=4), tmp_path / "gates", ExecutionConfig(k=2)).check(
-        proposal, sample)
+    run = RunConfig(concurrency=4, model="sim:perfect", max_turns=12)
+    gate = ExecutionGate(run, tmp_path / "gates", ExecutionConfig(k=1))
+    verdict = await gate.check(proposal, GATE_SAMPLE)
     assert not verdict.passed and verdict.gate == "execution", verdict.reason
+    assert verdict.details["evidence"]["improved"] == 0, verdict.reason
+    base = load_generation(BASELINE)
+    broken = tmp_path / "broken"
+    write_generation(broken, {**read_sources(base), "agent_loop/turn_loop": QUIT_EARLY}, base.default_active(),
+                     [base.id], "test")
+    repair = Proposal.build("agent_loop", broken, BASELINE, proposal.description, "quits early", [])
+    accepted = await gate.check(repair, GATE_SAMPLE)
+    assert accepted.passed and accepted.details["evidence"]["improved"] == 4, accepted.reason
 
 
 # ------------------------------------------------------------------------------------------ ablations

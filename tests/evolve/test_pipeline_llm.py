@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 from testutil import REPO, SAMPLED_TASKS
 
 from modularrsi.evolve.config import EvolveConfig
+from modularrsi.evolve.gates.execution import ExecutionConfig, Pair, decide
 from modularrsi.evolve.history import History
 from modularrsi.evolve.pipeline import Evolution
 from modularrsi.harness.library import load_generation
@@ -72,10 +74,19 @@ def test_llm_roles_drive_a_lane_over_http_and_never_see_outcomes_or_keys(tmp_pat
     assert [g.gate for g in change.gates][:2] == ["static", "review"]
     assert change.gates[1].reason == "reviewer: concrete causal chain and a generic mechanism"
     assert [g.gate for g in change.gates] == ["static", "review", "execution"]  # review passed: execution decides
-    if change.outcome == "promoted":
-        assert "completion/ask_evidence" in load_generation(run / "frozen").functions
-    else:
-        assert change.rejected_by == "execution"
+    # whichever way the sim answered, the decision is the rule applied to the fresh paired runs it recorded,
+    # and the library follows the decision
+    verdict = change.gates[-1]
+    pairs = [Pair(task=task, attempt=i, parent=flip[0] == "1", staging=flip[-1] == "1")
+             for task, flips in verdict.details["per_task"].items() for i, flip in enumerate(flips)]
+    evidence = [p for p in pairs if p.task in change.tasks]
+    recomputed = decide(evidence, [p for p in pairs if p.task not in change.tasks], ExecutionConfig())
+    assert evidence and recomputed.passed == verdict.passed and recomputed.reason == verdict.reason
+    assert Path(verdict.details["runs"]["parent"]).is_dir()  # the parent ran afresh, not the epoch's sample
+    assert verdict.details["seed"] != json.loads((run / "lanes" / "completion" / "epoch_0" / "sample.json")
+                                                 .read_text())["seed"]
+    assert (change.outcome == "promoted") == verdict.passed
+    assert ("completion/ask_evidence" in load_generation(run / "frozen").functions) == verdict.passed
     for request in requests:  # editor and reviewer are reward-blind: no outcome words in what they read
         if request["messages"][0]["content"].startswith(("You improve", "You review")):
             text = json.dumps(request["messages"]).lower()

@@ -31,6 +31,22 @@ def test_cache_key_depends_on_model_messages_and_settings():
     assert base != request_key("m", HI, {"temperature": 0.7})
 
 
+def test_cache_key_names_the_attempt_so_k_attempts_never_collapse_into_one(tmp_path):
+    """Identical prompts from attempts 0, 1 and 2 of a task are three requests; a repeat of one attempt
+    (a resume) is a hit. Task, attempt index and seed each separate keys."""
+    scope = {"task": "t", "attempt": 0, "seed": 11}
+    keys = {request_key("m", HI, None, {**scope, field: value})
+            for field, value in (("task", "u"), ("attempt", 1), ("seed", 12))}
+    assert len(keys | {request_key("m", HI, None, scope)}) == 4
+    inner = ScriptedModel(["a0", "a1", "a2"])
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    answers = [asyncio.run(CachedModel(inner, cache, scope={**scope, "attempt": i}).complete(HI)).content
+               for i in range(3)]
+    assert answers == ["a0", "a1", "a2"] and len(inner.calls) == 3
+    resumed = CachedModel(ScriptedModel([]), cache, scope={**scope, "attempt": 1})
+    assert asyncio.run(resumed.complete(HI)).content == "a1"
+
+
 def test_budget_stops_calls_once_the_cap_is_reached_and_persists(tmp_path):
     path = tmp_path / "budget.json"
     ledger = BudgetLedger(path, max_tokens=10)

@@ -89,7 +89,7 @@ def test_flip_matrix_and_headline_from_eval(synthetic_run):
     eval_json = json.loads((synthetic_run / "eval" / "eval.json").read_text())
     assert report.eval.sign_test_p == eval_json["sign_test_p"]
     html = render(report)
-    assert f"pass→fail {eval_json['pass_to_fail']}: p = {eval_json['sign_test_p']:.3g};" in html
+    assert f"broken {eval_json['broken']}: p = {eval_json['sign_test_p']:.3g};" in html
     assert f"fixed <b class=ok>{eval_json['fixed']}</b>" in html
 
 

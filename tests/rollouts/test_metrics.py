@@ -26,15 +26,25 @@ def attempts(spec: dict[str, list[float | None]]) -> list[Attempt]:
     return [Attempt(t, i, r, steps=10 + i) for t, rs in spec.items() for i, r in enumerate(rs)]
 
 
-def test_summary_counts_invalid_as_failures_and_shares_buckets():
+def test_invalid_attempts_are_counted_and_left_out_of_acc_never_a_zero():
     summary = summarise(attempts({"a": [1, 1, 1], "b": [1, 0, None], "c": [0, 0, 0]}), k=3)
     o = summary["overall"]
-    assert o["acc"] == pytest.approx((1 + 1 / 3 + 0) / 3)
-    assert o["pass_at_k"] == pytest.approx(2 / 3) and o["pass_hat_k"] == pytest.approx(1 / 3)
+    assert o["acc"] == pytest.approx((1 + 1 / 2 + 0) / 3)  # b: 1 of its 2 valid attempts (a 0 would give 1/3)
+    assert o["pass_at_k"] == pytest.approx(2 / 3) and o["pass_hat_k"] == pytest.approx(1 / 3)  # b at k=2
     assert (o["all_pass_share"], o["mixed_share"], o["all_fail_share"]) == pytest.approx((1 / 3, 1 / 3, 1 / 3))
-    assert o["invalid_attempts"] == 1 and o["mean_steps"] == pytest.approx(11)
+    assert o["invalid_attempts"] == 1 and o["mean_steps"] == pytest.approx((11 + 10.5 + 11) / 3)
     low, high = o["acc_ci95"]
     assert 0 <= low <= o["acc"] <= high <= 1
+
+
+def test_a_task_without_a_valid_attempt_is_left_out_and_an_all_invalid_run_has_no_nan():
+    broken = [Attempt("x", i, 0.0, invalid="model_error: unknown model") for i in range(3)]
+    o = summarise([*attempts({"a": [1, 0, 1]}), *broken], k=3)["overall"]
+    assert o["acc"] == pytest.approx(2 / 3) and o["tasks"] == 2 and o["invalid_attempts"] == 3
+    results = build_results("r", "openai/x", "g", broken, 3, 1.0)
+    again = RunResults.model_validate_json(results.model_dump_json())
+    assert again.overall.acc == 0.0 and again.overall.acc_ci95 == [0.0, 0.0]
+    assert [(a.attempt, a.invalid) for a in again.invalid()] == [(i, "model_error: unknown model") for i in range(3)]
 
 
 def test_too_few_attempts_is_an_error():

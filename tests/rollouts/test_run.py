@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -125,6 +126,33 @@ def test_api_key_never_lands_in_the_run_directory(tmp_path):
         assert server.headers and any(secret in str(h) for h in server.headers)  # it was really used
     leaked = [p for p in out.rglob("*") if p.is_file() and secret.encode() in p.read_bytes()]
     assert leaked == []
+
+
+def test_k3_attempts_of_a_real_model_are_three_separate_attempts_not_one_cached_answer(tmp_path):
+    """Each of 3 attempts (one at a time) asks the model itself; an attempt re-run on resume is answered
+    from the cache (same task, attempt index and seed), so the resumed run asks nothing again."""
+    from modularrsi.models.fake_server import FakeOpenAIServer
+
+    done = json.dumps({"analysis": "a", "plan": "p", "commands": [], "task_complete": True})
+    with FakeOpenAIServer(responder=lambda request: done) as server:
+        config = tmp_path / "config.yaml"
+        config.write_text(f"tasks: [{POOL / SMALL[0]}]\nmodel: openai/fake-model\nk: 3\nconcurrency: 1\n"
+                          f"agent_kwargs: {{api_base: '{server.base_url}', api_key_env: MODULARRSI_TEST_KEY}}\n")
+        out = tmp_path / "run"
+        result = run_cli("run", "--config", str(config), "--out", str(out), env={"MODULARRSI_TEST_KEY": "k"})
+        assert result.returncode == 0, result.stderr[-3000:]
+        firsts = [r for r in server.requests if len(r["messages"]) == 1]
+        assert len(firsts) == 3  # each attempt asked the model itself
+        asked = len(server.requests)
+        trials = sorted(p.name for p in (out / "trials").iterdir())
+        assert trials == [f"{SMALL[0]}__a{i}" for i in range(3)]
+        for trial in trials:
+            episode = json.loads((out / "trials" / trial / "agent" / "episode.json").read_text())
+            assert episode["model_calls"] >= 1
+        shutil.rmtree(out / "trials" / trials[1])  # this attempt is re-run on resume: answered from the cache
+        again = run_cli("run", "--resume", str(out), env={"MODULARRSI_TEST_KEY": "k"})
+        assert again.returncode == 0, again.stderr[-3000:]
+        assert len(server.requests) == asked
 
 
 @pytest.mark.slow

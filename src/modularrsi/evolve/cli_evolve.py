@@ -60,6 +60,7 @@ def evolve(
                  "contrast": False if no_contrast else None}
         cfg, run_dir = open_run(EvolveConfig.load, config=config, flags=flags, out=out, resume=resume,
                                 prefix="evolve", what="an evolution run directory")
+        preflight(cfg)
         summary = asyncio.run(Evolution(cfg, run_dir.resolve(), [_printer]).run())
     except (ValueError, FileNotFoundError, ModelError) as exc:
         raise fail(str(exc)) from None
@@ -69,6 +70,15 @@ def evolve(
 
         print_eval(EvalResult.model_validate_json(Path(summary["eval"]).read_text()))
     console.print(f"run directory: {run_dir}")
+
+
+def preflight(cfg) -> None:
+    """Every role's model answers and every evolution and held-out task is usable, before anything is written."""
+    from modularrsi.models.roles import ROLES
+    from modularrsi.rollouts.preflight import check_models, check_tasks, is_sim
+
+    check_models([cfg.role(role) for role in ROLES])
+    check_tasks([*cfg.tasks, *cfg.eval_tasks], sim=is_sim(cfg.role("agent").model))
 
 
 def eval_command(
@@ -83,6 +93,7 @@ def eval_command(
                            ] = None,
     env: Annotated[str | None, typer.Option("--env", help=ENV_HELP + " Default: auto.")] = None,
     dataset: Annotated[str | None, typer.Option("--dataset", help="Harbor dataset NAME@VERSION.")] = None,
+    registry_path: Annotated[Path | None, typer.Option("--registry-path", help="Local registry JSON.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed shared by both sides (default 0).")] = None,
     max_turns: Annotated[int | None, typer.Option("--max-turns", help="Turn limit per attempt (default 50).")
                          ] = None,
@@ -90,6 +101,8 @@ def eval_command(
                                                              "manifest or evolution run evolved on.")] = None,
     config: Annotated[Path | None, typer.Option("--config", help="YAML with any of these settings; flags win.")
                       ] = None,
+    allow_overlap: Annotated[bool, typer.Option("--allow-overlap", help="Run tasks the candidate's frozen library "
+                                                "evolved on (refused by default); the result says so.")] = False,
     out: Annotated[Path | None, typer.Option("--out", help="Eval directory (default runs/eval-<time>).")] = None,
     resume: Annotated[Path | None, typer.Option("--resume", help="Finish an interrupted eval directory.")] = None,
 ) -> None:
@@ -102,31 +115,38 @@ def eval_command(
         refuse_with_resume(resume, {"--generation": generation, "--baseline": baseline, "--tasks": tasks, "-k": k,
                                     "--model": model, "-n": concurrency, "--env": env, "--dataset": dataset,
                                     "--seed": seed, "--max-turns": max_turns, "--disjoint-from": disjoint_from,
-                                    "--config": config, "--out": out})
+                                    "--config": config, "--out": out, "--registry-path": registry_path,
+                                    "--allow-overlap": allow_overlap or None})
         manifests, evolved = _disjoint(disjoint_from or [])
         flags = {"generation": generation, "baseline": baseline, "tasks": tasks, "k": k, "model": model,
-                 "concurrency": concurrency, "env": env, "dataset": dataset, "seed": seed, "max_turns": max_turns,
-                 "disjoint_from": manifests}
+                 "concurrency": concurrency, "env": env, "dataset": dataset, "registry_path": registry_path,
+                 "seed": seed, "max_turns": max_turns, "disjoint_from": manifests,
+                 "allow_overlap": allow_overlap or None}
         cfg, out_dir = open_run(EvalConfig.load, config=config, flags=flags, out=out, resume=resume, prefix="eval",
                                 what="an eval directory")
         _check_eval(cfg, evolved)
         if resume is None:  # written once the input is known good: a corrected command can reuse --out
             out_dir.mkdir(parents=True, exist_ok=True)
             write_yaml(out_dir / "config.yaml", cfg.dump())
-        result = asyncio.run(evaluate(cfg.template(), cfg.baseline or BASELINE, cfg.generation, out_dir.resolve()))
+        result = asyncio.run(evaluate(cfg.template(), cfg.baseline or BASELINE, cfg.generation, out_dir.resolve(),
+                                      allow_overlap=cfg.allow_overlap))
     except (ValueError, FileNotFoundError) as exc:
         raise fail(str(exc)) from None
     print_eval(result)
     console.print(f"eval directory: {out_dir}")
+    if result.tasks == 0:
+        raise fail("no task has a valid attempt on both sides (see the invalid attempts above); nothing was compared")
 
 
 def _check_eval(cfg, evolved: set[str]) -> None:
     """A candidate is named, the tasks exist and none of them is one the evolution run evolved on."""
+    from modularrsi.rollouts.run import resolve_tasks
     from modularrsi.tasks.model import discover
 
     if cfg.generation is None:
         raise ValueError("eval needs --generation: the candidate generation (e.g. RUN/frozen)")
-    clash = sorted({p.name for p in discover(cfg.tasks)} & evolved)
+    discover(cfg.tasks)  # every named task exists
+    clash = sorted({name for name, _ in asyncio.run(resolve_tasks(cfg.template()))} & evolved) if evolved else []
     if clash:
         raise ValueError(f"refusing to evaluate on {len(clash)} task(s) the evolution run evolved on "
                          f"(e.g. {clash[0]}); evaluation tasks must be disjoint from evolution tasks")
@@ -154,6 +174,8 @@ def _disjoint(paths: list[Path]) -> tuple[list[Path], set[str]]:
 
 def print_eval(result) -> None:
     label = " (sim: says the machinery works, not what a real model gains)" if result.simulated else ""
+    if result.overlap:
+        label += f" (NOT held out: {len(result.overlap)} task(s) the candidate evolved on, --allow-overlap)"
     table = Table(title=f"candidate vs baseline on {result.tasks} tasks, k={result.k}{label}")
     for column in ("metric", "baseline", "candidate", "difference [95% CI]"):
         table.add_column(column)
@@ -162,7 +184,9 @@ def print_eval(result) -> None:
                       f"{d.diff:+.3f} [{d.ci95[0]:+.3f}, {d.ci95[1]:+.3f}]")
     console.print(table)
     wil = "n/a" if result.wilcoxon_p is None else f"{result.wilcoxon_p:.3g}"
-    console.print(f"attempt pairs {result.attempt_pairs}: fail→pass {result.fail_to_pass}, pass→fail "
-                  f"{result.pass_to_fail}; sign test p={result.sign_test_p:.3g}; Wilcoxon (per-task Acc) p={wil}; "
-                  f"tasks fixed {result.fixed}, broken {result.broken}, unchanged {result.unchanged}",
-                  highlight=False)
+    console.print(f"tasks fixed {result.fixed}, broken {result.broken}, unchanged {result.unchanged}: sign test "
+                  f"over tasks p={result.sign_test_p:.3g}; Wilcoxon (per-task Acc) p={wil}; attempt pairs "
+                  f"{result.attempt_pairs} (fail→pass {result.fail_to_pass}, pass→fail {result.pass_to_fail}; "
+                  "description only: attempts of one task are not independent)", highlight=False)
+    console.print(f"invalid attempts (left out of every figure): baseline {result.baseline.invalid_attempts}, "
+                  f"candidate {result.candidate.invalid_attempts}; listed in each side's results.json", highlight=False)

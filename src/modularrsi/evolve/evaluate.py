@@ -4,9 +4,15 @@ Both generations run the same tasks with the same attempt seeds (a run seed, a t
 index give one seed), so attempt *j* of task *t* under the baseline is paired with attempt *j* of *t*
 under the candidate. Reported, per side: Acc, Pass@k, Pass^k, mean steps, tokens and cost with their
 bootstrap intervals (from each run's ``results.json``); for the difference candidate − baseline: a
-paired bootstrap interval over tasks for each metric, an exact two-sided sign test (McNemar) on the
-attempt pairs whose outcome differs, and a Wilcoxon signed-rank test on the per-task Acc differences.
-Per task: fixed (more passes under the candidate), broken (fewer) or unchanged.
+paired bootstrap interval over tasks for each metric (a cluster bootstrap: a task's attempts move
+together), and the headline tests, which count *tasks*, not attempts (attempts of one task are not
+independent): an exact two-sided sign test on tasks fixed vs broken and a Wilcoxon signed-rank test on
+the per-task Acc differences. Per task: fixed (more passes under the candidate), broken (fewer) or
+unchanged. Attempt flips (fail→pass, pass→fail) are reported as description only.
+
+Held-out means held out: tasks the candidate's frozen library evolved on (by name or content, see
+:mod:`.overlap`) are refused before any trial, ``--dataset`` tasks included; ``allow_overlap`` runs them
+anyway and the result names them (``overlap``).
 
 Layout: ``<out>/baseline/`` and ``<out>/candidate/`` are ordinary run directories (resumable);
 ``<out>/eval.json`` is the comparison (:class:`EvalResult`); ``modularrsi eval`` also writes
@@ -21,8 +27,10 @@ from typing import Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
-from scipy.stats import binomtest, wilcoxon
+from scipy.stats import wilcoxon
 
+from modularrsi.evolve.gates.stats import task_sign_test_p
+from modularrsi.evolve.overlap import overlapping
 from modularrsi.rollouts.config import RunConfig
 from modularrsi.rollouts.results import Estimates, RunResults
 from modularrsi.util.files import write_json
@@ -35,10 +43,12 @@ class EvalConfig(RunConfig):
     both sides, with ``generation`` the candidate and ``baseline`` what it is compared with."""
 
     baseline: Path | None = Field(default=None, description="Baseline generation (default gen_0).")
+    allow_overlap: bool = Field(default=False, description="Run tasks the candidate's frozen library evolved on "
+                                "(refused by default); the result says so.")
 
     def template(self) -> RunConfig:
         """The settings both sides run with (each side sets its own generation)."""
-        return RunConfig.model_validate(self.model_dump(exclude={"baseline", "generation"}))
+        return RunConfig.model_validate(self.model_dump(exclude={"baseline", "generation", "allow_overlap"}))
 
 
 class Side(Estimates):
@@ -71,10 +81,12 @@ class TaskFlip(BaseModel):
 
 
 class EvalResult(BaseModel):
-    """``eval.json``: the paired comparison. ``simulated``: the agent model was ``sim``."""
+    """``eval.json``: the paired comparison. ``simulated``: the agent model was ``sim``. ``sign_test_p``:
+    exact two-sided sign test over tasks (``fixed`` vs ``broken``; schema 2 — schema 1 counted attempt
+    flips); ``fail_to_pass`` / ``pass_to_fail`` count attempt pairs, description only."""
 
     model_config = ConfigDict(extra="forbid")
-    schema_version: int = 1
+    schema_version: int = 2
     simulated: bool
     model: str
     k: int
@@ -92,6 +104,8 @@ class EvalResult(BaseModel):
     fixed: int
     broken: int
     unchanged: int
+    overlap: list[str] = Field(default_factory=list, description="Tasks the candidate evolved on, evaluated "
+                               "anyway (--allow-overlap): the result is not a held-out result.")
 
     def delta(self, metric: str) -> Delta:
         return next(d for d in self.deltas if d.metric == metric)
@@ -105,9 +119,16 @@ def _side(results: RunResults, path: Path, run: Path) -> Side:
 
 
 def _per_task(results: RunResults) -> dict[str, dict[str, float]]:
+    """Per-task metrics of the tasks with at least one valid attempt (the others say nothing)."""
     return {t.task: {"acc": t.acc, "pass_at_k": t.pass_at_k, "pass_hat_k": t.pass_hat_k, "mean_steps": t.mean_steps,
                      "tokens": float(t.input_tokens + t.output_tokens), "cost_usd": t.cost_usd}
-            for t in results.per_task}
+            for t in results.per_task if t.invalid < t.attempts}
+
+
+def _valid_rewards(results: RunResults) -> dict[tuple[str, int], float]:
+    invalid = {(a.task, a.attempt) for a in results.invalid()}
+    return {(a.task, a.attempt): a.reward for a in results.attempts
+            if a.reward is not None and (a.task, a.attempt) not in invalid}
 
 
 def paired_bootstrap(a: np.ndarray, b: np.ndarray, n_boot: int = 2000, seed: int = 0) -> list[float]:
@@ -133,23 +154,22 @@ def compare(baseline: RunResults, candidate: RunResults, k: int, seed: int,
                             candidate=round(float(b.mean()) if len(b) else 0.0, 4),
                             diff=round(float((b - a).mean()) if len(a) else 0.0, 4),
                             ci95=paired_bootstrap(a, b, seed=seed)))
-    before = {(r.task, r.attempt): r.reward for r in baseline.attempts}
-    after = {(r.task, r.attempt): r.reward for r in candidate.attempts}
-    pairs = [(before[key], after[key]) for key in before.keys() & after.keys()
-             if before[key] is not None and after[key] is not None]
+    before, after = _valid_rewards(baseline), _valid_rewards(candidate)
+    pairs = [(before[key], after[key]) for key in before.keys() & after.keys()]
     b_flips = sum(x < 1.0 <= y for x, y in pairs)
     c_flips = sum(y < 1.0 <= x for x, y in pairs)
-    sign_p = 1.0 if b_flips + c_flips == 0 else float(binomtest(b_flips, b_flips + c_flips, 0.5).pvalue)
     acc_diff = np.array([cand[t]["acc"] - base[t]["acc"] for t in tasks])
     wil_p = float(wilcoxon(acc_diff, zero_method="zsplit").pvalue) if np.any(acc_diff != 0) else None
     flips = []
     passes = {side: {t.task: t.passes for t in res.per_task} for side, res in (("b", baseline), ("c", candidate))}
     for t in tasks:
         pb, pc = passes["b"][t], passes["c"][t]
-        status = "fixed" if pc > pb else "broken" if pc < pb else "unchanged"
+        change = cand[t]["acc"] - base[t]["acc"]  # over valid attempts, so that invalid ones weigh nothing
+        status = "fixed" if change > 0 else "broken" if change < 0 else "unchanged"
         flips.append(TaskFlip(task=t, baseline_passes=pb, candidate_passes=pc,
                               attempts=next(x.attempts for x in candidate.per_task if x.task == t), status=status))
     count = {s: sum(f.status == s for f in flips) for s in ("fixed", "broken", "unchanged")}
+    sign_p = task_sign_test_p(count["fixed"], count["broken"])
     return EvalResult(simulated=baseline.simulated or candidate.simulated, model=baseline.model, k=k, seed=seed,
                       tasks=len(tasks), baseline=_side(baseline, paths[0], runs[0]),
                       candidate=_side(candidate, paths[1], runs[1]), deltas=deltas, attempt_pairs=len(pairs),
@@ -157,21 +177,39 @@ def compare(baseline: RunResults, candidate: RunResults, k: int, seed: int,
                       wilcoxon_p=None if wil_p is None else round(wil_p, 6), flips=flips, **count)
 
 
+async def check_overlap(template: RunConfig, candidate: Path, allow: bool) -> list[str]:
+    """The tasks of ``template`` (paths or ``--dataset``) that ``candidate`` evolved on; a ValueError
+    naming them unless ``allow``."""
+    from modularrsi.rollouts.run import resolve_tasks
+
+    tasks = [(name, Path(str(t.path)) if t.path else None) for name, t in await resolve_tasks(template)]
+    clash = overlapping(candidate, tasks)
+    if clash and not allow:
+        raise ValueError(f"refusing to evaluate on {len(clash)} task(s) {candidate} evolved on (e.g. {clash[0]}); "
+                         "held-out tasks must be disjoint from evolution tasks (--allow-overlap runs them anyway "
+                         "and labels the result)")
+    return clash
+
+
 async def evaluate(template: RunConfig, baseline: Path, candidate: Path, out: Path,
-                   slots: asyncio.Semaphore | None = None, budget_path: Path | None = None) -> EvalResult:
+                   slots: asyncio.Semaphore | None = None, budget_path: Path | None = None,
+                   allow_overlap: bool = False) -> EvalResult:
     """Run both generations on ``template.tasks`` (same seeds) into ``out`` and write ``eval.json``.
     Resumable: finished attempts of either side are reused. ``budget_path``: a ledger shared with the
-    caller (an evolution's), so its caps hold here too."""
+    caller (an evolution's), so its caps hold here too. Overlapping tasks: see :func:`check_overlap`."""
     from modularrsi.harness.library import load_generation
+    from modularrsi.rollouts.preflight import check_run
     from modularrsi.rollouts.run import execute  # here, so that reading eval.json does not load Harbor
 
     for generation in (baseline, candidate):  # refuse a broken generation before any trial runs
         load_generation(generation)
+    check_run(template)
+    overlap = await check_overlap(template, candidate, allow_overlap)
     results = []
     for side, generation in (("baseline", baseline), ("candidate", candidate)):
         config = template.model_copy(update={"generation": generation})
         results.append(await execute(config, out / side, slots=slots, budget_path=budget_path))
     result = compare(results[0], results[1], template.k, template.seed, (baseline, candidate),
-                     (out / "baseline", out / "candidate"))
+                     (out / "baseline", out / "candidate")).model_copy(update={"overlap": overlap})
     write_json(out / "eval.json", result.model_dump(mode="json"))
     return result

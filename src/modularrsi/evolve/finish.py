@@ -12,6 +12,7 @@ from pathlib import Path
 from modularrsi.evolve.context import RunContext
 from modularrsi.evolve.evaluate import EvalResult, evaluate
 from modularrsi.evolve.libraryops import changed_modules, copy_generation, merge_functions, near_duplicates
+from modularrsi.evolve.overlap import evolution_tasks, record_evolution_tasks
 from modularrsi.evolve.proposal import manifest_id
 from modularrsi.evolve.runfiles import FrozenRecord, MergeRecord, read_model, write_model
 from modularrsi.evolve.seeds import derived_seed
@@ -44,6 +45,8 @@ def freeze(evo: RunContext, library: Path, start: Path) -> Path:
     frozen = evo.layout.frozen
     if not frozen.exists():
         copy_generation(library, frozen, created_by=f"frozen by evolution run {evo.layout.root.name}")
+    if evolution_tasks(frozen) is None:
+        record_evolution_tasks(frozen, list(evo.task_dirs.values()))
     gen = load_generation(frozen)
     write_model(evo.layout.frozen_record, FrozenRecord(
         generation=gen.id, path="frozen", start=manifest_id(start), changed_modules=changed_modules(frozen, start),

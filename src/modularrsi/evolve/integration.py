@@ -52,7 +52,7 @@ async def integrate(evo: RunContext, start: Path, lanes: list[Lane], finals: dic
         conflicts = await find_conflicts(evo, finals, lanes, results, seed)
         result.acc, result.run, result.conflicts = results.overall.acc, evo.layout.relative(run), conflicts
         if len({c.task for c in conflicts}) >= evo.config.integration.conflict_min_tasks:
-            library = await resolve(evo, combined, start, conflicts, results, run, evolved)
+            library = await resolve(evo, combined, start, conflicts, results, evolved)
     result.library, result.generation = evo.layout.relative(library), manifest_id(library)
     write_model(layout.result, result)
     return library
@@ -101,7 +101,7 @@ def latest_passes(evo: RunContext, lane: str, generation: str) -> dict[str, tupl
 
 
 async def resolve(evo: RunContext, combined: Path, start: Path, conflicts: list[Conflict], results: RunResults,
-                  run: Path, evolved: dict[str, Path]) -> Path:
+                  evolved: dict[str, Path]) -> Path:
     """Try reverting one evolved module at a time (suspects: modules other than the lanes that lost
     a task, most implicated first); the first revert the gates accept becomes the library."""
     owners = {c.lane for c in conflicts}
@@ -116,7 +116,7 @@ async def resolve(evo: RunContext, combined: Path, start: Path, conflicts: list[
         if where.record.is_file():
             change = read_model(where.record, Change)
         else:
-            change = await try_revert(evo, where, combined, start, module, lost, sample, results, run)
+            change = await try_revert(evo, where, combined, start, module, lost, sample)
         if change.outcome == "promoted":
             for promoted in evo.history.promoted(module):
                 evo.history.set_fate(promoted.id, "reverted at integration")
@@ -125,7 +125,7 @@ async def resolve(evo: RunContext, combined: Path, start: Path, conflicts: list[
 
 
 async def try_revert(evo: RunContext, where: ProposalLayout, combined: Path, start: Path, module: str,
-                     lost: list[str], sample: Sample, results: RunResults, run: Path) -> Change:
+                     lost: list[str], sample: Sample) -> Change:
     """Revert ``module`` in a staging copy of ``combined`` and put the revert through the gates."""
     if where.staging.exists():
         shutil.rmtree(where.staging)
@@ -140,7 +140,7 @@ async def try_revert(evo: RunContext, where: ProposalLayout, combined: Path, sta
                               "fail under the combination, and the revert leads them to pass again.",
                               direction, lost)
     seed = derived_seed(evo.config.seed, "integration")
-    gates = [StaticGate(), evo.review_gate(), evo.execution_gate(where, seed).bound(sample, results, run)]
+    gates = [StaticGate(), evo.review_gate(), evo.execution_gate(where, seed).bound(sample)]
     verdicts = await run_chain(gates, proposal)
     change = Change.decided({
         "id": f"integration/{module}", "lane": "integration", "epoch": evo.config.epochs, "module": module,

@@ -213,8 +213,7 @@ class EpochRun:
         base.update(editor=editor.name, description=proposal.description,
                     generation=manifest_id(where.staging) or None, files=proposal.changed_files, diff=proposal.diff)
         gates = [StaticGate(StaticConfig(locked=lane.locked)), evo.review_gate(),
-                 evo.execution_gate(where, self.seed).bound(self.execution_sample(direction, buckets),
-                                                            self.results, self.sample_run)]
+                 evo.execution_gate(where, self.seed).bound(self.execution_sample(direction, buckets))]
         verdicts = await run_chain(gates, proposal,
                                    lambda gate: self.emit("proposal", direction=direction.id, stage=gate))
         return evo.settle(where, Change.decided(base, verdicts))

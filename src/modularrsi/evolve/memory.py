@@ -28,15 +28,12 @@ from pydantic import BaseModel, ConfigDict
 
 from modularrsi.evolve.signals import Signals, signals_of
 from modularrsi.rollouts.runner import read_finished
+from modularrsi.tasks.trials import infra_reason as infra_error
 from modularrsi.tasks.trials import reward_of
 
 SCHEMA_VERSION = 1
 KINDS = ("findings", "directions", "gate_verdicts")
 TRIAL_NAME = re.compile(r"^(?P<task>.+)__a(?P<attempt>\d+)$")
-#: Agent endings that are the model endpoint's failure or the budget cap, not the harness's doing.
-INFRA_ENDINGS = ("model_error", "budget")
-#: ``model_error`` details that *are* the harness's doing (the context module failed to shrink history).
-HARNESS_MODEL_ERRORS = ("ContextOverflow",)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS attempts (
@@ -98,30 +95,6 @@ class Item(BaseModel):
     epoch: int
     key: str | None
     payload: dict[str, Any]
-
-
-def infra_error(result: TrialResult) -> str | None:
-    """Why an attempt failed for reasons outside the harness, or None.
-
-    Infrastructure, in this order: (1) a recorded exception that Harbor's error policy says leaves no
-    valid reward (environment start/build failure, sandbox or healthcheck errors, verifier timeout,
-    missing or empty reward file, model-API errors); (2) an agent ending ``model_error`` (the model
-    endpoint failed; except ``ContextOverflow``, which the context module should have prevented) or
-    ``budget`` (the run's cap); (3) no reward at all and no exception. An exception Harbor deems the
-    agent's (valid reward: agent timeout, non-zero agent exit, ...) and exceptions Harbor does not know
-    (e.g. ``SandboxLimitExceeded`` from the agent's own fork bomb) are the agent's failures, reward or not."""
-    exceptions = result.recorded_exceptions()
-    for info in exceptions:
-        if not info.policy.has_valid_reward:
-            first = (info.exception_message.strip().splitlines() or [""])[0]
-            return f"{info.exception_type}: {first[:200]}"
-    meta = (result.agent_result.metadata or {}) if result.agent_result else {}
-    ending, detail = meta.get("ending"), str(meta.get("ending_detail") or "")
-    if ending in INFRA_ENDINGS and not detail.startswith(HARNESS_MODEL_ERRORS):
-        return f"agent ending {ending}: {detail[:200]}"
-    if reward_of(result) is None and not exceptions:
-        return "no reward: the verifier produced none"
-    return None
 
 
 class TrajectoryMemory:

@@ -51,6 +51,8 @@ class ModularAgentOptions(AgentOptions):
     composer_model: str | None = Field(default=None, description="Model of the task-aware composer.")
     composer_settings: dict[str, Any] | None = Field(default=None, description="Connection of the composer model.")
     seed: int | None = Field(default=None, description="Seed for simulated models (default: from the trial).")
+    attempt: int | None = Field(default=None, description="Index of this attempt of its task (with the task and "
+                                "the seed, part of every response-cache key).")
     api_base: str | None = Field(default=None, description="OpenAI-compatible base URL for LiteLLM.")
     api_key_env: str | None = Field(default=None, description="Env var holding the API key.")
     temperature: float | None = Field(default=None, description="Sampling temperature.")
@@ -123,7 +125,8 @@ class ModularAgent(BaseAgent):
                                       "max_cost_usd": opts.max_cost_usd}.items() if v is not None}
         if is_litellm_name(name):  # as Terminus-2 sizes it (simulated and scripted models know their own)
             settings.setdefault("context_limit", model_limits(name)[0])
-        return make_model(name, privileged=privileged, **settings)
+        scope = {"task": self._task_dir.name if self._task_dir else "", "attempt": opts.attempt, "seed": seed}
+        return make_model(name, privileged=privileged, cache_scope=scope, **settings)
 
     async def _choose(self, instruction: str, model) -> tuple[dict[str, list[str]], str]:
         opts: ModularAgentOptions = self.options  # type: ignore[assignment]

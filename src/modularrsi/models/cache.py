@@ -1,9 +1,12 @@
 """An on-disk response cache keyed by the canonical request, so a resumed run does not pay twice.
 
-The key is the SHA-256 of the model name, the wire messages (no purpose tags) and the settings that
-change the answer. Values are the completion's content and token counts. SQLite in WAL mode: safe
-for many concurrent attempts in one process and across processes. Never stores API keys: only what
-``Message.wire`` sends and the settings given here.
+The key is the SHA-256 of the model name, the wire messages (no purpose tags), the settings that
+change the answer and the *attempt* asking (task, attempt index, seed): the K attempts of a task are
+K samples of a stochastic model, so they must not collapse into one answer because their first
+prompts are byte-identical (a deterministic environment makes them so). A resumed attempt asks with the
+same scope and so is answered from the cache. Values are the completion's content and token counts.
+SQLite in WAL mode: safe for many concurrent attempts in one process and across processes. Never
+stores API keys: only what ``Message.wire`` sends, the settings and the scope given here.
 """
 
 from __future__ import annotations
@@ -18,9 +21,10 @@ from pathlib import Path
 from modularrsi.models.base import ChatModel, Completion, Message
 
 
-def request_key(model: str, messages: list[Message], settings: dict | None = None) -> str:
-    canonical = json.dumps({"model": model, "messages": [m.wire() for m in messages], "settings": settings or {}},
-                           sort_keys=True, separators=(",", ":"))
+def request_key(model: str, messages: list[Message], settings: dict | None = None, scope: dict | None = None) -> str:
+    """The cache key; ``scope`` names the attempt asking (``{"task", "attempt", "seed"}``)."""
+    canonical = json.dumps({"model": model, "messages": [m.wire() for m in messages], "settings": settings or {},
+                            "scope": scope or {}}, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
@@ -59,14 +63,16 @@ class ResponseCache:
 
 
 class CachedModel:
-    """Wraps a ChatModel: answers repeated requests from the cache; a hit costs nothing."""
+    """Wraps a ChatModel: answers repeated requests of the same attempt (``scope``) from the cache; a hit
+    costs nothing."""
 
-    def __init__(self, inner: ChatModel, cache: ResponseCache, settings: dict | None = None):
-        self.inner, self.cache, self.settings = inner, cache, settings or {}
+    def __init__(self, inner: ChatModel, cache: ResponseCache, settings: dict | None = None,
+                 scope: dict | None = None):
+        self.inner, self.cache, self.settings, self.scope = inner, cache, settings or {}, scope or {}
         self.name = inner.name
 
     async def complete(self, messages: list[Message]) -> Completion:
-        key = request_key(self.name, messages, self.settings)
+        key = request_key(self.name, messages, self.settings, self.scope)
         hit = self.cache.get(key)
         if hit is not None:
             return replace(hit, cost_usd=0.0)

@@ -10,18 +10,19 @@ from modularrsi.models.base import ChatModel
 
 def make_model(name: str, *, privileged: dict[str, Any] | None = None, cache_path: Path | None = None,
                budget_path: Path | None = None, max_tokens: int | None = None, max_cost_usd: float | None = None,
-               **settings: Any) -> ChatModel:
+               cache_scope: dict[str, Any] | None = None, **settings: Any) -> ChatModel:
     """Build the model called ``name``, behind the run's response cache and budget ledger when given.
 
     ``privileged`` carries what only a simulator may know (the task's reference steps, the attempt's
     seed); the harness passes it through without reading it, and real backends ignore it. Simulated
-    and scripted models are never cached (their answers depend on their own state)."""
+    and scripted models are never cached (their answers depend on their own state). ``cache_scope``: the
+    attempt asking (task, attempt index, seed), part of every cache key."""
     model = _backend(name, privileged, settings)
     if cache_path is not None and not name.startswith(("sim", "scripted:")):
         from modularrsi.models.cache import CachedModel, ResponseCache
 
         model = CachedModel(model, ResponseCache(Path(cache_path)),
-                            {k: v for k, v in settings.items() if k in ("temperature", "extra")})
+                            {k: v for k, v in settings.items() if k in ("temperature", "extra")}, cache_scope)
     if budget_path is not None or max_tokens is not None or max_cost_usd is not None:
         from modularrsi.models.budget import BudgetLedger, MeteredModel
 
@@ -46,3 +47,63 @@ def _backend(name: str, privileged: dict[str, Any] | None, settings: dict[str, A
     from modularrsi.models.litellm_backend import LiteLLMModel
 
     return LiteLLMModel(name, **settings)
+
+
+class ModelCheckError(ValueError):
+    """A model that cannot answer: an unknown name, a missing script, an endpoint that does not answer."""
+
+
+def check_model(name: str, api_base: str | None = None, timeout_s: float = 5.0) -> None:
+    """Refuse, in one line, a model no trial could use — before any trial runs. ``sim``: a known profile;
+    ``scripted:FILE``: a readable script; a LiteLLM name: one LiteLLM can route, and with ``api_base``
+    an endpoint that answers ``GET {api_base}/models`` (any HTTP status counts as an answer)."""
+    if not name:
+        raise ModelCheckError("no model given: use sim, scripted:FILE.json, or a LiteLLM model name")
+    if name == "sim" or name.startswith("sim:"):
+        from modularrsi.models.sim import PROFILES
+
+        profile = name.partition(":")[2] or "default"
+        if profile not in PROFILES:
+            raise ModelCheckError(f"model '{name}': unknown sim profile; valid: {', '.join(PROFILES)}")
+        return
+    if name.startswith("scripted:"):
+        from modularrsi.models.scripted import ScriptedModel
+
+        try:
+            ScriptedModel.from_file(Path(name.partition(":")[2]))
+        except (OSError, ValueError) as exc:
+            raise ModelCheckError(f"model '{name}': {exc}") from None
+        return
+    _check_litellm(name)
+    if api_base:
+        _check_endpoint(name, api_base, timeout_s)
+
+
+def _check_litellm(name: str) -> None:
+    import contextlib
+    import io
+
+    import litellm
+
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):  # LiteLLM prints a provider list on failure
+            litellm.get_llm_provider(name)
+    except Exception:  # noqa: BLE001 - LiteLLM raises its own error types for an unroutable name
+        raise ModelCheckError(f"model '{name}': LiteLLM cannot resolve it; write provider/model (openai/…, "
+                              "deepseek/…, hosted_vllm/…), sim, or scripted:FILE.json") from None
+
+
+def _check_endpoint(name: str, api_base: str, timeout_s: float) -> None:
+    import urllib.error
+    import urllib.request
+
+    url = api_base.rstrip("/") + "/models"
+    try:
+        with urllib.request.urlopen(url, timeout=timeout_s):  # noqa: S310 - the user's own endpoint
+            pass
+    except urllib.error.HTTPError:
+        return  # it answered (auth or routing errors are the model layer's to report)
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise ModelCheckError(f"model '{name}': endpoint {api_base} does not answer ({reason}); start the "
+                              "server or fix api_base") from None

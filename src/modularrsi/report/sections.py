@@ -106,10 +106,12 @@ def headline(report: Report, title: str = "Headline: baseline vs frozen generati
     note = (f'<p class="small muted">{result.tasks} held-out tasks × k={k}, model {esc(result.model)}, seed '
             f"{result.seed}. Baseline {esc(result.baseline.generation)}, {candidate} "
             f"{esc(result.candidate.generation)}. "
-            f"Paired test: exact two-sided sign test (McNemar) over {result.attempt_pairs} attempt pairs — "
-            f"fail→pass {result.fail_to_pass}, pass→fail {result.pass_to_fail}: p = {result.sign_test_p:.3g}; "
-            f"Wilcoxon signed-rank on per-task Acc: p = {wil}. Side intervals of tokens and cost: bootstrap over "
-            "tasks; other side intervals from each run's results.json; differences: paired bootstrap over tasks.</p>")
+            f"Paired tests count tasks, not attempts: exact two-sided sign test over tasks — fixed "
+            f"{result.fixed}, broken {result.broken}: p = {result.sign_test_p:.3g}; Wilcoxon signed-rank on "
+            f"per-task Acc: p = {wil}. Attempt pairs (description only): {result.attempt_pairs}, fail→pass "
+            f"{result.fail_to_pass}, pass→fail {result.pass_to_fail}. Side intervals of tokens and cost: bootstrap "
+            "over tasks; other side intervals from each run's results.json; differences: paired bootstrap over "
+            "tasks.</p>")
     return Section("headline", title, table(head, rows, numeric={1, 3, 5, 7}) + note, "Headline")
 
 

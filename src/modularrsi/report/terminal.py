@@ -138,8 +138,8 @@ def summary(report: Report) -> Group:
         acc = report.eval.delta("acc")
         result = report.eval
         parts.append(Text(f"eval: Acc {acc.baseline:.3f} → {acc.candidate:.3f} ({acc.diff:+.3f} [{acc.ci95[0]:+.3f}, "
-                          f"{acc.ci95[1]:+.3f}]), sign test p={result.sign_test_p:.3g}; fixed {result.fixed}, "
-                          f"broken {result.broken}"))
+                          f"{acc.ci95[1]:+.3f}]), sign test over tasks p={result.sign_test_p:.3g}; "
+                          f"fixed {result.fixed}, broken {result.broken}"))
     return Group(*parts)
 
 

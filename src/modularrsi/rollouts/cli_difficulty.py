@@ -84,8 +84,8 @@ def command(
 
     print_table(report, load_manifest(config.manifest))
     for run in report.runs:
-        console.print(f"{run.model}: {run.attempts} attempts ({run.reused} reused, {run.invalid} without a "
-                      f"reward) in {run.run_dir}", highlight=False)
+        console.print(f"{run.model}: {run.attempts} attempts ({run.reused} reused, {run.invalid} invalid: left "
+                      f"out of the rates) in {run.run_dir}", highlight=False)
     console.print(f"manifest: {config.manifest} ({report.manifest_hash[:19]}…) — report: "
                   f"{config.out / 'difficulty.json'}", highlight=False)
 

@@ -30,7 +30,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from modularrsi.models.roles import ModelSettings
 from modularrsi.rollouts.config import RunConfig
+from modularrsi.rollouts.preflight import check_models, check_tasks, is_sim
 from modularrsi.rollouts.results import RunResults
 from modularrsi.tasks.manifest import PoolManifest, TaskEntry, entry_for, load_manifest, save_manifest
 from modularrsi.tasks.model import discover, load_task
@@ -146,7 +148,7 @@ def prepare_run_dir(run_dir: Path, config: RunConfig) -> None:
 def record(manifest: PoolManifest, model: str, results: RunResults) -> None:
     for row in results.per_task:
         entry = manifest.tasks[row.task]
-        entry.success[model] = {"attempts": row.attempts, "passes": row.passes}
+        entry.success[model] = {"attempts": row.attempts - row.invalid, "passes": row.passes}  # valid ones only
         update_rates(entry)
 
 
@@ -164,6 +166,8 @@ async def measure(config: DifficultyConfig, observers: list[Observer] | None = N
     if len(set(slugs)) != len(slugs):
         raise ValueError(f"--models {','.join(config.models)}: two models map to the same run directory "
                          f"name ({', '.join(slugs)})")
+    check_models([ModelSettings(model=m) for m in config.models])  # before anything is written
+    check_tasks(config.pools, sim=any(is_sim(m) for m in config.models))
     manifest = load_manifest(config.manifest)
     task_dirs = register_tasks(manifest, config.pools)
     if not task_dirs:
@@ -185,7 +189,7 @@ async def measure(config: DifficultyConfig, observers: list[Observer] | None = N
             if event == "finished":
                 run.attempts += 1
                 run.reused += int(data["reused"])
-                run.invalid += int(data["attempt"].reward is None)
+                run.invalid += int(data["attempt"].invalid_reason is not None)
             for observer in observers or []:
                 observer(event, {**data, "model": run.model})
 

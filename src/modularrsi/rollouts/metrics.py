@@ -2,8 +2,11 @@
 
 Definitions (n attempts of a task, c of them rewarded 1):
 
-- **Acc** — mean reward over all attempts (an attempt without a valid reward counts as 0 and is also
-  counted in ``invalid``; the paper's accuracy).
+- **Acc** — mean reward over the *valid* attempts (the paper's accuracy). An attempt that did not get a
+  fair chance (no reward, a model or environment failure, a harness crash: ``Attempt.invalid``) is
+  counted in ``invalid`` and listed with its reason, never a 0 inside Acc. Pass@k and Pass^k use the
+  valid attempts too (with k = their number when fewer than k are valid); a task without any valid
+  attempt is left out of every overall mean.
 - **Pass@k** — probability that at least one of k attempts passes, unbiased estimator
   ``1 - C(n-c, k) / C(n, k)`` (Chen et al. 2021; equals "any of k" when n == k).
 - **Pass^k** — probability that all k attempts pass, unbiased estimator ``C(c, k) / C(n, k)``
@@ -35,10 +38,18 @@ class Attempt:
     wall_s: float = 0.0
     error: str | None = None
     environment: str = ""  # the environment that ran it (``local``, ``podman``, …; what --env auto chose)
+    invalid: str | None = None  # why the attempt did not get a fair chance (None: valid)
 
     @property
     def passed(self) -> bool:
-        return self.reward is not None and self.reward >= 1.0
+        return self.reward is not None and self.reward >= 1.0 and self.invalid is None
+
+    @property
+    def invalid_reason(self) -> str | None:
+        """``invalid``, or for an attempt without a reward its error (None: a valid attempt)."""
+        if self.invalid is not None:
+            return self.invalid
+        return None if self.reward is not None else (self.error or "no reward: the verifier produced none")
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -69,12 +80,14 @@ class TaskMetrics:
 
 
 def task_metrics(task: str, attempts: list[Attempt], k: int) -> TaskMetrics:
-    n, c = len(attempts), sum(a.passed for a in attempts)
-    rewards = [a.reward if a.reward is not None else 0.0 for a in attempts]
-    return TaskMetrics(task, n, c, float(np.mean(rewards)), pass_at_k(n, c, k), pass_hat_k(n, c, k),
-                       float(np.mean([a.steps for a in attempts])), sum(a.input_tokens for a in attempts),
-                       sum(a.output_tokens for a in attempts), sum(a.cost_usd for a in attempts),
-                       sum(a.reward is None for a in attempts))
+    """One task's metrics over its valid attempts (all zero when none is valid; see :func:`summarise`)."""
+    valid = [a for a in attempts if a.invalid_reason is None]
+    n, c = len(valid), sum(a.passed for a in valid)
+    k = min(k, n)
+    return TaskMetrics(task, len(attempts), c, float(np.mean([a.reward for a in valid])) if n else 0.0,
+                       pass_at_k(n, c, k) if n else 0.0, pass_hat_k(n, c, k) if n else 0.0,
+                       float(np.mean([a.steps for a in valid])) if n else 0.0, sum(a.input_tokens for a in attempts),
+                       sum(a.output_tokens for a in attempts), sum(a.cost_usd for a in attempts), len(attempts) - n)
 
 
 def bootstrap_ci(values: np.ndarray, n_boot: int = 2000, seed: int = 0) -> tuple[float, float]:
@@ -105,13 +118,14 @@ def summarise(attempts: list[Attempt], k: int, seed: int = 0) -> dict:
                      "output_tokens": sum(m.output_tokens for m in per_task),
                      "cost_usd": round(sum(m.cost_usd for m in per_task), 6),
                      "wall_s": round(sum(a.wall_s for a in attempts), 2)}
-    passes = [(m.passes, m.attempts) for m in per_task]
+    scored = [m for m in per_task if m.invalid < m.attempts]  # a task with no valid attempt says nothing
+    passes = [(m.passes, m.attempts - m.invalid) for m in scored]
     n = max(1, len(passes))
     overall["all_pass_share"] = sum(c == a for c, a in passes) / n
     overall["mixed_share"] = sum(0 < c < a for c, a in passes) / n
     overall["all_fail_share"] = sum(c == 0 for c, a in passes) / n
     for name in METRICS:
-        values = np.array([getattr(m, name) for m in per_task], dtype=float)
-        overall[name] = float(values.mean()) if len(values) else float("nan")
-        overall[f"{name}_ci95"] = list(bootstrap_ci(values, seed=seed))
+        values = np.array([getattr(m, name) for m in scored], dtype=float)
+        overall[name] = float(values.mean()) if len(values) else 0.0
+        overall[f"{name}_ci95"] = list(bootstrap_ci(values, seed=seed)) if len(values) else [0.0, 0.0]
     return {"overall": overall, "per_task": [asdict(m) for m in per_task]}

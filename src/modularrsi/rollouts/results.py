@@ -27,6 +27,8 @@ class Estimates(BaseModel):
 
 
 class Overall(Estimates):
+    """Over the valid attempts; ``invalid_attempts`` did not get a fair chance (listed in ``attempts``)."""
+
     tasks: int
     attempts: int
     k: int
@@ -67,6 +69,7 @@ class AttemptRow(BaseModel):
     wall_s: float
     error: str | None
     environment: str = ""
+    invalid: str | None = None
 
 
 class RunResults(BaseModel):
@@ -88,6 +91,10 @@ class RunResults(BaseModel):
         """Which environments ran the attempts, with counts ("local 30 · podman 6")."""
         counts = Counter(a.environment or "unrecorded" for a in self.attempts)
         return " · ".join(f"{name} {n}" for name, n in counts.most_common())
+
+    def invalid(self) -> list[AttemptRow]:
+        """Attempts that did not get a fair chance, each with its reason (``invalid``, else ``error``)."""
+        return [a for a in self.attempts if a.invalid is not None or a.reward is None]
 
 
 def build_results(run_id: str, model: str, generation: str, attempts: list[Attempt], k: int,

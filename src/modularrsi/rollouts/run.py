@@ -14,6 +14,7 @@ from harbor.models.trial.config import TaskConfig
 from modularrsi.harness.agent import BASELINE
 from modularrsi.harness.library import load_generation
 from modularrsi.rollouts.config import RunConfig
+from modularrsi.rollouts.preflight import check_run
 from modularrsi.rollouts.results import RunResults, build_results
 from modularrsi.rollouts.runner import Job, Runner, attempt_seed, write_lock
 from modularrsi.rollouts.state import LockManifests, RunState, write_state
@@ -72,7 +73,9 @@ async def execute(config: RunConfig, run_dir: Path,
                   observers: list[Callable[[str, dict], None]] | None = None, *,
                   slots: asyncio.Semaphore | None = None, budget_path: Path | None = None) -> RunResults:
     """Run (or resume) the run in ``run_dir``; returns and writes ``results.json``. ``slots`` and
-    ``budget_path`` share concurrency and budget with other runs (see :class:`Runner`)."""
+    ``budget_path`` share concurrency and budget with other runs (see :class:`Runner`). Its tasks and
+    models are checked before anything is written (:func:`~modularrsi.rollouts.preflight.check_run`)."""
+    check_run(config)
     generation = load_generation(config.generation or BASELINE)
     tasks = await resolve_tasks(config)
     disjoint = check_disjoint(config, [n for n, _ in tasks])

@@ -30,7 +30,7 @@ from modularrsi.models.budget import BudgetLedger
 from modularrsi.rollouts.config import RunConfig
 from modularrsi.rollouts.metrics import Attempt
 from modularrsi.rollouts.state import AttemptSeed, LockManifests, RunLock, RunState, TaskRef, write_state
-from modularrsi.tasks.trials import environment_name, resolve_environment, reward_of
+from modularrsi.tasks.trials import environment_name, invalid_reason, resolve_environment, reward_of
 from modularrsi.util.files import write_json
 
 
@@ -67,7 +67,7 @@ def attempt_from_result(result: TrialResult, index: int) -> Attempt:
                    input_tokens=(agent.n_input_tokens or 0) if agent else 0,
                    output_tokens=(agent.n_output_tokens or 0) if agent else 0,
                    cost_usd=(agent.cost_usd or 0.0) if agent else 0.0, wall_s=round(wall, 3), error=error,
-                   environment=environment_name(result.config.environment))
+                   environment=environment_name(result.config.environment), invalid=invalid_reason(result))
 
 
 def read_finished(trial_dir: Path) -> TrialResult | None:
@@ -106,8 +106,9 @@ class Runner:
 
     def _agent(self, job: Job) -> AgentConfig:
         cfg = self.config
-        kwargs = {"seed": job.seed, "max_turns": cfg.max_turns, "budget_path": str(self.budget_path),
-                  "max_tokens": cfg.max_tokens, "max_cost_usd": cfg.max_cost_usd, **cfg.agent_kwargs}
+        kwargs = {"seed": job.seed, "attempt": job.index, "max_turns": cfg.max_turns,
+                  "budget_path": str(self.budget_path), "max_tokens": cfg.max_tokens,
+                  "max_cost_usd": cfg.max_cost_usd, **cfg.agent_kwargs}
         if cfg.cache:
             kwargs["cache_path"] = str(self.run_dir / "cache.sqlite")
         if cfg.generation:
@@ -143,8 +144,9 @@ class Runner:
                                          timeout_multiplier=self.config.timeout_multiplier)
                     trial = await Trial.create(config)
                 except Exception as exc:  # noqa: BLE001 - a task that cannot start is an outcome, not a crash
+                    error = f"{type(exc).__name__}: {str(exc).strip()[:200]}"
                     self._record(job, Attempt(task=job.name, attempt=job.index, reward=None, environment=env_name,
-                                              error=f"{type(exc).__name__}: {str(exc).strip()[:200]}"), False)
+                                              error=error, invalid=error), False)
                     return  # no result.json is written, so a resumed run tries it again
                 finished = await trial.run()
             reused = False

@@ -58,6 +58,12 @@ def environment_name(config: EnvironmentConfig) -> str:
     return config.type.value if config.type else ""
 
 
+#: Agent endings that are the model endpoint's failure or the budget cap, not the harness's doing.
+INFRA_ENDINGS = ("model_error", "budget")
+#: ``model_error`` details that *are* the harness's doing (the context module failed to shrink history).
+HARNESS_MODEL_ERRORS = ("ContextOverflow",)
+
+
 class EnvironmentUnavailable(RuntimeError):
     """No environment on this machine can run the task (one line: why, and what to install)."""
 
@@ -119,7 +125,8 @@ def check_base_images(task_dir: Path, engine: str) -> None:
 
 @dataclass(frozen=True)
 class TrialOutcome:
-    """What one trial came to: its reward (None when none was produced) and any exception."""
+    """What one trial came to: its reward (None when none was produced), any exception, and ``invalid``:
+    why it did not get a fair chance (:func:`invalid_reason`; a trial that could not start), or None."""
 
     task: str
     trial_dir: Path
@@ -127,6 +134,7 @@ class TrialOutcome:
     exception: str | None
     seconds: float
     environment: str = ""
+    invalid: str | None = None
 
     @property
     def passed(self) -> bool:
@@ -142,6 +150,50 @@ def reward_of(result: Any) -> float | None:
     if "reward" in rewards:
         return float(rewards["reward"])
     return float(next(iter(rewards.values()))) if len(rewards) == 1 else None
+
+
+def infra_reason(result: Any) -> str | None:
+    """Why an attempt failed for reasons outside the harness, or None.
+
+    Infrastructure, in this order: (1) a recorded exception that Harbor's error policy says leaves no
+    valid reward (environment start/build failure, sandbox or healthcheck errors, verifier timeout,
+    missing or empty reward file, model-API errors); (2) an agent ending ``model_error`` (the model
+    endpoint failed; except ``ContextOverflow``, which the context module should have prevented) or
+    ``budget`` (the run's cap); (3) no reward at all and no exception. An exception Harbor deems the
+    agent's (valid reward: agent timeout, non-zero agent exit, ...) and exceptions Harbor does not know
+    (e.g. ``SandboxLimitExceeded`` from the agent's own fork bomb) are the agent's failures, reward or not."""
+    exceptions = result.recorded_exceptions()
+    for info in exceptions:
+        if not info.policy.has_valid_reward:
+            first = (info.exception_message.strip().splitlines() or [""])[0]
+            return f"{info.exception_type}: {first[:200]}"
+    meta = (result.agent_result.metadata or {}) if result.agent_result else {}
+    ending, detail = meta.get("ending"), str(meta.get("ending_detail") or "")
+    if ending in INFRA_ENDINGS and not detail.startswith(HARNESS_MODEL_ERRORS):
+        return f"agent ending {ending}: {detail[:200]}"
+    if reward_of(result) is None and not exceptions:
+        return "no reward: the verifier produced none"
+    return None
+
+
+def invalid_reason(result: Any) -> str | None:
+    """Why an attempt did not get a fair chance, or None: it is then left out of Acc and listed.
+
+    :func:`infra_reason`, and also (4) a harness crash (ending ``harness_error``: kernel or function code
+    failed, so the model never finished its episode) and (5) an exception before the episode began (no
+    agent ending recorded: the model could not be built — an unknown model, a missing script, a task the
+    simulator cannot play)."""
+    infra = infra_reason(result)
+    if infra is not None:
+        return infra
+    meta = (result.agent_result.metadata or {}) if result.agent_result else {}
+    if meta.get("ending") == "harness_error":
+        return f"harness error: {str(meta.get('ending_detail') or '')[:200]}"
+    info = result.exception_info
+    if info is not None and "ending" not in meta:
+        first = (info.exception_message.strip().splitlines() or [""])[0]
+        return f"the episode never started: {info.exception_type}: {first[:200]}"
+    return None
 
 
 async def run_trial(task_dir: Path, agent: AgentConfig, trials_dir: Path, environment: EnvironmentConfig | str,
@@ -160,8 +212,8 @@ async def run_trial(task_dir: Path, agent: AgentConfig, trials_dir: Path, enviro
         trial = await Trial.create(config)
     except Exception as exc:  # noqa: BLE001 - a task that cannot even start is an outcome, not a crash
         first = (str(exc).strip().splitlines() or [""])[0]
-        return TrialOutcome(task_dir.name, trials_dir / trial_name, None, f"{type(exc).__name__}: {first}", 0.0,
-                            env_name)
+        error = f"{type(exc).__name__}: {first}"
+        return TrialOutcome(task_dir.name, trials_dir / trial_name, None, error, 0.0, env_name, invalid=error)
     result = await trial.run()
     exception = None
     if result.exception_info is not None:
@@ -171,4 +223,5 @@ async def run_trial(task_dir: Path, agent: AgentConfig, trials_dir: Path, enviro
     seconds = 0.0
     if result.started_at and result.finished_at:
         seconds = (result.finished_at - result.started_at).total_seconds()
-    return TrialOutcome(task_dir.name, trial.paths.trial_dir, reward_of(result), exception, seconds, env_name)
+    return TrialOutcome(task_dir.name, trial.paths.trial_dir, reward_of(result), exception, seconds, env_name,
+                        invalid_reason(result))

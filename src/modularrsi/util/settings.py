@@ -25,4 +25,6 @@ def load_settings[M: BaseModel](model: type[M], path: Path | None, overrides: di
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "(top level)"
-        raise ValueError(f"{path or 'config'}: field '{where}': {first['msg']}") from None
+        given = f" (given: {first['input']!r})" if first["type"] != "missing" and not isinstance(first["input"], dict) \
+            else ""
+        raise ValueError(f"{path or 'config'}: field '{where}': {first['msg']}{given}") from None

@@ -9,9 +9,10 @@ generation.
   module changed), then import + module contract in a subprocess with a timeout.
 - :class:`~modularrsi.evolve.gates.review.ReviewGate` — reward-blind: a deterministic pre-screen for
   task-specific content, then (optionally) one reviewer-model call on the diff and the description.
-- :class:`~modularrsi.evolve.gates.execution.ExecutionGate` — paired runs of parent and staging on the
-  same seeds over a stratified sample; a one-sided exact sign test on the evidence tasks and a cap on
-  anchor regressions (bound to its sample and parent runs by :meth:`ExecutionGate.bound`).
+- :class:`~modularrsi.evolve.gates.execution.ExecutionGate` — paired runs of parent and staging on fresh
+  attempts with the same seeds over a stratified sample; a one-sided sign-flip test over the evidence tasks
+  (tasks, not attempts, are the unit) and a cap on anchor regressions (bound to its sample by
+  :meth:`ExecutionGate.bound`).
 
 :func:`run_chain` runs gates in order and stops at the first that fails; promotion (a lane's epoch) and
 conflict resolution (integration) both use it.
