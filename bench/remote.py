@@ -79,7 +79,7 @@ def run_config(agent: str, task: Path, concurrency: int, attempts: int, latencie
         path, model = "modularrsi.harness:ModularAgent", "openai/fake-model"
         kwargs = {"api_base": url, "api_key_env": "OPENAI_API_KEY", **({} if budget_file else {"budget_path": None})}
     else:
-        path, model = "floor_agent:FloorAgent", "none"
+        path, model = "floor_agent:FloorAgent", "sim"  # calls no model; a name the preflight accepts
         kwargs = {"episode_s": len(EPISODE) * latency + WAIT_S, "waits_s": WAIT_S}
     return RunConfig(tasks=[task], k=attempts, concurrency=concurrency, env="remote_env:RemoteStandIn",
                      env_kwargs=latencies, agent=path, model=model, agent_kwargs=kwargs, cache=False)
