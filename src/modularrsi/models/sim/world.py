@@ -47,7 +47,7 @@ WORLD_ENV = "MODULARRSI_SIM_WORLD"
 
 #: Rates of the default world (``sim``): gen_0 passes 30–50 % of attempts on the shipped pool.
 DEFAULT_RATES: dict[Mode, float] = {
-    "skip_requirement": 0.45, "early_claim": 0.15, "command_loop": 0.05, "long_output": 0.045,
+    "skip_requirement": 0.5, "early_claim": 0.2, "command_loop": 0.05, "long_output": 0.045,
     "forgetting": 0.12, "malformed_recoverable": 0.04, "malformed_unrecoverable": 0.03, "incapacity": 0.35}
 #: The range a drawn world takes each active mode's rate from.
 RANGES: dict[Mode, tuple[float, float]] = {
@@ -102,10 +102,10 @@ class SimWorld(BaseModel):
 
     @classmethod
     def drawn(cls, seed: int) -> SimWorld:
-        """A world of its own: each fixable mode active with probability 1/2 (at least two are), every
+        """A world of its own: each fixable mode active with probability 0.4 (at least two are), every
         unfixable one active; rates and the forgetting distance drawn from :data:`RANGES`."""
         rng = random.Random(f"sim-world:{seed}")
-        active = [m for m in FIXABLE if rng.random() < 0.5]
+        active = [m for m in FIXABLE if rng.random() < 0.4]
         while len(active) < 2:
             extra = rng.choice([m for m in FIXABLE if m not in active])
             active.append(extra)
