@@ -13,10 +13,11 @@ import base64
 import json
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from modularrsi.models.base import Completion, Message
-from modularrsi.models.sim.reading import PROSE_REQUEST, TaskFacts
-from modularrsi.models.sim.world import SimWorld
+from modularrsi.models.sim.reading import PROSE_REQUEST, TaskFacts, load_task
+from modularrsi.models.sim.world import Mode, SimWorld, world_for
 
 DIFFICULTY = {"easy": 0.6, "medium": 1.0, "hard": 1.5, "unknown": 1.0}
 EXPLORE = "ls -la; find /usr/share/doc -maxdepth 2 | head -n 400\n"
@@ -26,6 +27,8 @@ MAX_WAITS = 6
 
 @dataclass
 class _Plan:
+    """Where the attempt stands: steps to do, steps dropped (forgotten, skipped, lost), what it waits for."""
+
     todo: list[int]
     dropped: list[int] = field(default_factory=list)
     issued: int = 0
@@ -57,12 +60,10 @@ class SimModel:
         self.explore_first = self.rng.random() < world.explore
 
     @classmethod
-    def for_attempt(cls, profile: str = "default", task_dir=None, seed: int = 0, **_: object) -> SimModel:
-        from pathlib import Path
-
-        from modularrsi.models.sim.reading import load_task
-        from modularrsi.models.sim.world import world_for
-
+    def for_attempt(cls, profile: str = "default", task_dir: Path | str | None = None, seed: int = 0,
+                    **_: object) -> SimModel:
+        """The model for one attempt: ``profile`` names the world (:func:`.world.world_for`), ``task_dir``
+        and ``seed`` come through the privileged channel."""
         world = world_for(profile)
         if task_dir is None:
             raise ValueError("sim needs the task directory through its privileged channel (task_dir)")
@@ -80,8 +81,8 @@ class SimModel:
         return Completion(text, self.count_tokens(messages), max(1, len(text) // 4), 0.0, self.name)
 
     # ------------------------------------------------------------------ policy
-    def _chance(self, mode: str, factor: float = 1.0) -> bool:
-        rate = self.world.rate(mode)  # type: ignore[arg-type]
+    def _chance(self, mode: Mode, factor: float = 1.0) -> bool:
+        rate = self.world.rate(mode)
         return rate > 0 and self.rng.random() < min(1.0, rate * self.scale * factor)
 
     def _drop(self, index: int) -> None:
