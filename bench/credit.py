@@ -11,7 +11,9 @@ gen_0 on a few held-out tasks, and scores what each promoted:
   active fixable modes;
 - held-out gain = frozen − gen_0 Acc (paired, same seeds); best reachable gain = the same for gen_0 plus
   one mechanism per active mode (:data:`BEST`), evaluated on the same tasks and seeds;
-- trials spent = Harbor trials of the evolution (held-out evaluation excluded).
+- trials spent = Harbor trials of the evolution (held-out evaluation excluded);
+- load timeouts = proposals the static gate refused because loading the generation took longer than its
+  limit — a sign the machine was overloaded, not a verdict on the change (run fewer at once).
 
 The evolution reads no ground truth: the world reaches only the agent model, through its name. Numbers
 from ``sim`` say the machinery works, not what a real model would gain.
@@ -86,7 +88,7 @@ def evolve(world: SimWorld, method: str, tasks: list[Path], heldout: list[Path],
     run = out / f"w{world.seed}-{method}"
     config = {"tasks": [str(t) for t in tasks], "model": f"sim:world-{world.seed}", "epochs": 1, "k": k,
               "concurrency": n, "seed": 0, "eval_tasks": [str(t) for t in heldout], "eval_k": k,
-              "max_directions": 1, "editor": {"retries": 1}, "aggregate": {"min_support": 1},
+              "max_directions": 1, "editor": {"retries": 0}, "aggregate": {"min_support": 1},
               "gates": {"anchors": 1, "max_evidence_tasks": 3}}
     (out / f"{run.name}.yaml").write_text(yaml.safe_dump(config))
     if not (run / "eval" / "eval.json").is_file():
@@ -131,6 +133,12 @@ def trials(run: Path) -> int:
     return sum(1 for p in run.rglob("result.json") if p.parent.parent.name == "trials" and "eval" not in p.parts)
 
 
+def timeouts(run: Path) -> int:
+    """Proposals the static gate refused because loading took too long (machine load, not the change)."""
+    lines = (run / "history.jsonl").read_text().splitlines() if (run / "history.jsonl").is_file() else []
+    return sum("did not finish within" in json.loads(line).get("reason", "") for line in lines if line.strip())
+
+
 def score(run: Path, world: SimWorld, best: float) -> dict:
     names = promoted(run)
     active = set(world.active_fixable)
@@ -138,12 +146,13 @@ def score(run: Path, world: SimWorld, best: float) -> dict:
     covered = {m for n in names for m in ADDRESSES.get(n, set())} & active
     return {"world": world.seed, "active": sorted(active), "promoted": names, "right": len(right),
             "false": len(names) - len(right), "recall": len(covered) / len(active),
-            "gain": acc_gain(run / "eval" / "eval.json"), "best_gain": best, "trials": trials(run)}
+            "gain": acc_gain(run / "eval" / "eval.json"), "best_gain": best, "trials": trials(run),
+            "load_timeouts": timeouts(run)}
 
 
 def table(rows: list[dict]) -> str:
     lines = ["| method | worlds | promoted | precision | recall | false promotions | held-out gain | "
-             "best reachable gain | trials per run |", "|---|---|---|---|---|---|---|---|---|"]
+             "best reachable gain | trials per run | load timeouts |", "|---|---|---|---|---|---|---|---|---|---|"]
     for method in METHODS:
         mine = [r for r in rows if r["method"] == method]
         if not mine:
@@ -153,7 +162,7 @@ def table(rows: list[dict]) -> str:
         mean = {key: sum(r[key] for r in mine) / len(mine) for key in ("recall", "gain", "best_gain", "trials")}
         lines.append(f"| {method} | {len(mine)} | {promoted_n} | {precision} | {mean['recall']:.2f} | "
                      f"{sum(r['false'] for r in mine)} | {mean['gain']:+.3f} | {mean['best_gain']:+.3f} | "
-                     f"{mean['trials']:.0f} |")
+                     f"{mean['trials']:.0f} | {sum(r['load_timeouts'] for r in mine)} |")
     return "\n".join(lines)
 
 
