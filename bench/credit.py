@@ -84,12 +84,14 @@ def cli(*args: str, log: Path) -> None:
         raise RuntimeError(f"modularrsi {args[0]} failed (exit {done.returncode}); see {log}")
 
 
-def evolve(world: SimWorld, method: str, tasks: list[Path], heldout: list[Path], k: int, n: int, out: Path) -> Path:
+def evolve(world: SimWorld, method: str, tasks: list[Path], heldout: list[Path], k: int, n: int, out: Path,
+           alpha: float | None = None) -> Path:
     run = out / f"w{world.seed}-{method}"
+    gates: dict = {"anchors": 1, "max_evidence_tasks": 3, **({"execution": {"alpha": alpha}} if alpha else {})}
     config = {"tasks": [str(t) for t in tasks], "model": f"sim:world-{world.seed}", "epochs": 1, "k": k,
               "concurrency": n, "seed": 0, "eval_tasks": [str(t) for t in heldout], "eval_k": k,
               "max_directions": 1, "editor": {"retries": 0}, "aggregate": {"min_support": 1},
-              "gates": {"anchors": 1, "max_evidence_tasks": 3}}
+              "gates": gates}
     (out / f"{run.name}.yaml").write_text(yaml.safe_dump(config))
     if not (run / "eval" / "eval.json").is_file():
         fresh = ["--config", str(out / f"{run.name}.yaml"), "--out", str(run), *METHODS[method]]
@@ -176,6 +178,9 @@ def main() -> None:
     ap.add_argument("--parallel", type=int, default=2, help="runs at once")
     ap.add_argument("--methods", nargs="+", default=list(METHODS), choices=list(METHODS))
     ap.add_argument("--out", type=Path, default=REPO / "runs" / "bench-credit")
+    ap.add_argument("--alpha", type=float, default=None, help="the execution gate's test level (default: the "
+                    "evolution's own); with a few tasks and k=2 the default level can accept almost nothing")
+    ap.add_argument("--score-only", action="store_true", help="score the finished runs under --out; run nothing")
     args = ap.parse_args()
     start = time.monotonic()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -184,15 +189,18 @@ def main() -> None:
                                                                                   args.heldout, 0)
     print(f"evolution tasks: {', '.join(t.name for t in tasks)}; held-out: {', '.join(t.name for t in heldout)}")
 
-    def one(job: tuple[SimWorld, str]) -> dict:
+    def one(job: tuple[SimWorld, str]) -> dict | None:
         world, method = job
-        run = evolve(world, method, tasks, heldout, args.k, args.n, args.out)
+        run = args.out / f"w{world.seed}-{method}"
+        if args.score_only and not (run / "eval" / "eval.json").is_file():
+            return None
+        run = evolve(world, method, tasks, heldout, args.k, args.n, args.out, args.alpha)
         return {"method": method, **score(run, world, best[world.seed])}
 
     with ThreadPoolExecutor(args.parallel) as pool:
         best = dict(zip([w.seed for w in worlds], pool.map(
             lambda w: best_gain(w, heldout, args.k, args.n, args.out), worlds), strict=True))
-        rows = list(pool.map(one, [(w, m) for w in worlds for m in args.methods]))
+        rows = [r for r in pool.map(one, [(w, m) for w in worlds for m in args.methods]) if r is not None]
     (args.out / "credit.json").write_text(json.dumps(rows, indent=2) + "\n")
     for r in rows:
         print(f"world {r['world']} {r['method']:<11} active {','.join(r['active'])} | promoted "
