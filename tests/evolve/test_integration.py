@@ -30,7 +30,7 @@ async def test_a_conflict_between_lanes_is_resolved_by_reverting_the_offending_m
                           gates={"execution": {"alpha": 0.3}})
     evo = Evolution(config, run)
     evo.task_dirs = {p.name: p for p in tasks}
-    good = SimEditor().propose("completion", "evidence_check", BASELINE, tmp_path / "completion", force="good")
+    good = SimEditor().propose("completion", "requirements_recap", BASELINE, tmp_path / "completion", force="good")
     # the agent_loop lane's "saving" ends every episode after one reply
     base = load_generation(BASELINE)
     write_generation(tmp_path / "agent_loop", {**read_sources(base), "agent_loop/turn_loop": QUIT_EARLY},
@@ -73,7 +73,7 @@ async def test_a_conflict_between_lanes_is_resolved_by_reverting_the_offending_m
 async def test_integration_can_combine_without_the_conflict_check(tmp_path):
     tasks = [REPO / "tasks" / "pool" / t for t in SAMPLED_TASKS]
     config = EvolveConfig(tasks=tasks, modules=["completion"], integration={"enabled": False})
-    good = SimEditor().propose("completion", "evidence_check", BASELINE, tmp_path / "completion", force="good")
+    good = SimEditor().propose("completion", "requirements_recap", BASELINE, tmp_path / "completion", force="good")
     evo = Evolution(config, tmp_path / "run")
     library = await integrate(evo, BASELINE, [Lane(name="completion", modules=["completion"])],
                                   {"completion": good.staging_dir})

@@ -6,9 +6,9 @@ generation (the parent is only read). It never sees rewards, tests, solutions or
 locked, other modules' files. It returns a :class:`~modularrsi.evolve.proposal.Proposal` whose diff is
 computed from the two directories, or raises :class:`EditorError` saying why it could not edit.
 
-- :class:`SimEditorRole` — offline: writes the catalogue mechanism the direction names (or the
-  module's next unused one) through :class:`~modularrsi.evolve.sim_editor.SimEditor`, with its seeded
-  share of deliberately bad patches.
+- :class:`SimEditorRole` — offline: reads the direction, its findings, excerpts and history and writes
+  the catalogue mechanism whose text fits them best through
+  :class:`~modularrsi.evolve.sim_editor.SimEditor`, with its seeded share of deliberately bad patches.
 - :class:`LLMEditor` — any ChatModel in a small tool loop (``list``, ``read``, ``search``, ``write``,
   ``edit``, ``activate``, ``done``; one JSON object per reply) over the module's files only.
 """
@@ -22,11 +22,10 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from modularrsi.evolve import catalogue
 from modularrsi.evolve.findings import Direction
 from modularrsi.evolve.gates.review import redact
 from modularrsi.evolve.proposal import Proposal
-from modularrsi.evolve.sim_editor import EditorError, SimEditor
+from modularrsi.evolve.sim_editor import EditorError, SimEditor, choose_mechanism
 from modularrsi.harness.checks import ALLOWED_IMPORTS, ALLOWED_STDLIB
 from modularrsi.harness.library import (
     GenerationError,
@@ -65,20 +64,6 @@ class Editor(Protocol):
     async def edit(self, request: EditRequest, staging_dir: Path) -> Proposal: ...
 
 
-def pick_mechanism(direction: Direction, parent_dir: Path) -> str:
-    """The catalogue tag the sim editor writes for ``direction``: the one it names when the catalogue
-    has it for that module, else the module's first mechanism not yet in the parent."""
-    entry = catalogue.CATALOGUE.get(direction.mechanism)
-    if entry is not None and entry.module == direction.module:
-        return entry.tag
-    present = {p.stem for p in (parent_dir / "modules" / direction.module).glob("*.py")}
-    for candidate in catalogue.for_module(direction.module):
-        if candidate.name not in present:
-            return candidate.tag
-    raise EditorError(f"the sim editor's catalogue has nothing left for {direction.module} "
-                      f"(direction '{direction.mechanism}')")
-
-
 class SimEditorRole:
     """The offline editor: a catalogue mechanism per direction (see :mod:`.sim_editor`)."""
 
@@ -88,7 +73,7 @@ class SimEditorRole:
         self.editor = SimEditor(seed=seed, bad_rate=bad_rate)
 
     async def edit(self, request: EditRequest, staging_dir: Path) -> Proposal:
-        tag = pick_mechanism(request.direction, request.parent_dir)
+        tag = choose_mechanism(request.direction, request.parent_dir, request.excerpts, request.history)
         made = self.editor.propose(request.module, tag, request.parent_dir, staging_dir, attempt=request.attempt)
         return made.to_proposal(request.direction.summary, request.direction.tasks)
 

@@ -1,4 +1,12 @@
-"""The offline Code-Modify agent (``sim`` editor): writes a catalogue mechanism into a staging generation.
+"""The offline Code-Modify agent (``sim`` editor): reads a direction, writes a catalogue mechanism.
+
+:func:`choose_mechanism` decides *what* to write from the same inputs the LLM editor gets — the
+direction's summary, its findings (divergence, suggested change), the trajectory excerpts, the
+module's Evolution History and the parent generation — by reading: each of the module's catalogue
+mechanisms is scored by how much of its text (summary, rationale, the function's DESCRIPTION) the
+request's text shares, words weighted by how rare they are among the module's mechanisms; the best
+one not already in the parent and not rejected before (the history names its file) is written.
+Nothing but text links an analysis label to a catalogue entry (the analyst's mechanism tag is not read).
 
 ``SimEditor(seed).propose(module, tag, parent_dir, staging_dir)`` copies the parent generation into
 ``staging_dir`` (written with ``library.write_generation``, so it is a valid, content-hashed generation)
@@ -21,14 +29,17 @@ of changed files are computed from the two directories (``proposal.generation_di
 from __future__ import annotations
 
 import ast
+import math
 import random
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from modularrsi.evolve import catalogue
+from modularrsi.evolve.findings import Direction
 from modularrsi.evolve.proposal import Proposal, generation_diff
 from modularrsi.harness.library import load_generation, read_sources, write_generation, write_unchecked
 from modularrsi.harness.protocols import MODULES
@@ -126,6 +137,55 @@ class SimEditor:
                               files_changed=changed, diff=diff, description=description, parent_id=parent.id,
                               parent_dir=Path(parent_generation_dir), staging_dir=Path(staging_dir),
                               generation_id=gen_id, bad_kind=kind)
+
+
+WORD = re.compile(r"[a-z]{3,}")
+STOP = frozenset(re.findall(r"\w+", "and are but for from has have its not that the their them then they this was "
+                                   "were when which with into than once each what who how one two all any can may "
+                                   "also only"))
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in WORD.findall(text.lower()) if w not in STOP]
+
+
+def request_text(direction: Direction, excerpts: Iterable[str] = ()) -> str:
+    """What the editor reads of a request: summary, findings and excerpts (never the analyst's tag)."""
+    findings = [f"{f.divergence} {f.suggested_change}" for f in direction.findings]
+    return "\n".join([direction.summary, *findings, *excerpts])
+
+
+def mechanism_text(entry: catalogue.Mechanism) -> str:
+    return f"{entry.summary} {entry.rationale} {_literal(catalogue.source(entry.name), 'DESCRIPTION')}"
+
+
+def scores(module: str, text: str) -> dict[str, float]:
+    """Each of ``module``'s mechanisms scored against ``text``: shared words weighted by rarity among the
+    module's mechanisms (idf), over the mechanism's own weight (cosine-like)."""
+    entries = catalogue.for_module(module)
+    bags = {e.tag: set(_words(mechanism_text(e))) for e in entries}
+    df = {w: sum(w in bag for bag in bags.values()) for bag in bags.values() for w in bag}
+    idf = {w: math.log((1 + len(bags)) / n) for w, n in df.items()}
+    asked = set(_words(text))
+    out = {}
+    for tag, bag in bags.items():
+        norm = math.sqrt(sum(idf[w] ** 2 for w in bag)) or 1.0
+        out[tag] = sum(idf[w] for w in bag & asked) / norm
+    return out
+
+
+def choose_mechanism(direction: Direction, parent_dir: Path, excerpts: Iterable[str] = (),
+                     history: Iterable[dict] = ()) -> str:
+    """The tag of the mechanism the editor writes for ``direction`` (see the module docstring)."""
+    module = direction.module
+    present = {p.stem for p in (Path(parent_dir) / "modules" / module).glob("*.py")}
+    tried = {f for h in history if h.get("outcome") != "promoted" for f in h.get("files", [])}
+    ranked = sorted(scores(module, request_text(direction, excerpts)).items(), key=lambda kv: (-kv[1], kv[0]))
+    for tag, _ in ranked:
+        name = catalogue.CATALOGUE[tag].name
+        if name not in present and f"modules/{module}/{name}.py" not in tried:
+            return tag
+    raise EditorError(f"the sim editor's catalogue has nothing left to try for {module}")
 
 
 class _Edit:

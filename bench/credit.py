@@ -1,0 +1,219 @@
+"""Credit assignment against hidden ground truth: does evolution promote the changes a world needs?
+
+For each of N ``sim`` worlds (``sim:world-<seed>``, each with its own hidden set of active, fixable
+failure modes) this runs ``modularrsi evolve`` once per method — lanes (the method), ``--joint``,
+``--monolithic``, ``--no-contrast`` — on a few pool tasks, with the frozen library evaluated against
+gen_0 on a few held-out tasks, and scores what each promoted:
+
+- a promoted function is *right* when it addresses a mode active in that world (:data:`ADDRESSES`, the
+  ground truth only this script reads), a *false promotion* otherwise;
+- precision = right / promoted; recall = active fixable modes addressed by some promoted function /
+  active fixable modes;
+- held-out gain = frozen − gen_0 Acc (paired, same seeds); best reachable gain = the same for gen_0 plus
+  one mechanism per active mode (:data:`BEST`), evaluated on the same tasks and seeds;
+- trials spent = Harbor trials of the evolution (held-out evaluation excluded);
+- load timeouts = proposals the static gate refused because loading the generation took longer than its
+  limit — a sign the machine was overloaded, not a verdict on the change (run fewer at once).
+
+The evolution reads no ground truth: the world reaches only the agent model, through its name. Numbers
+from ``sim`` say the machinery works, not what a real model would gain.
+
+    python bench/credit.py [--worlds 8] [--tasks 3] [--heldout 3] [-k 2] [--parallel 2] [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import yaml
+
+from modularrsi.evolve.catalogue import CATALOGUE
+from modularrsi.evolve.seeds import derived_seed
+from modularrsi.evolve.sim_editor import SimEditor
+from modularrsi.harness import BASELINE
+from modularrsi.models.sim import SimWorld
+
+REPO = Path(__file__).resolve().parents[1]
+METHODS = {"lanes": [], "joint": ["--joint"], "monolithic": ["--monolithic"], "no-contrast": ["--no-contrast"]}
+#: Ground truth: the modes each catalogue function undoes in the sim world (by the sim's own reactions).
+ADDRESSES: dict[str, set[str]] = {
+    "requirements_recap": {"skip_requirement", "early_claim"},
+    "outputs_checklist": {"skip_requirement", "early_claim"},
+    "task_reminder": {"skip_requirement", "early_claim", "command_loop", "forgetting"},
+    "loop_guard": {"command_loop"},
+    "trim_listing": {"long_output"}, "tail_window": {"long_output"},
+    "rolling_compaction": {"forgetting"}, "instruction_pin": {"forgetting"},
+    "terminus_json_repair": {"malformed_recoverable"}, "quoted_feedback": {"malformed_recoverable"},
+}
+#: One mechanism per mode: the best generation reachable in a world is gen_0 plus these for its modes.
+BEST = {"skip_requirement": "requirements_recap", "early_claim": "requirements_recap", "command_loop": "loop_guard",
+        "long_output": "trim_listing", "forgetting": "instruction_pin", "malformed_recoverable": "json_repair"}
+ENV = {**os.environ, "HARBOR_TELEMETRY": "0", "LITELLM_LOCAL_MODEL_COST_MAP": "True", "COLUMNS": "200"}
+
+
+def pick_worlds(n: int) -> list[SimWorld]:
+    """The first ``n`` drawn worlds (seeds 1, 2, …) whose active fixable sets all differ."""
+    worlds, seen, seed = [], set(), 1
+    while len(worlds) < n:
+        world = SimWorld.drawn(seed)
+        if tuple(world.active_fixable) not in seen:
+            seen.add(tuple(world.active_fixable))
+            worlds.append(world)
+        seed += 1
+    return worlds
+
+
+def pick_tasks(root: Path, n: int, seed: int) -> list[Path]:
+    tasks = sorted(p for p in root.iterdir() if (p / "task.toml").is_file())
+    return sorted(random.Random(f"credit:{root.name}:{seed}").sample(tasks, n))
+
+
+def cli(*args: str, log: Path) -> None:
+    with log.open("w") as out:
+        done = subprocess.run([sys.executable, "-m", "modularrsi.cli", *args], stdout=out, stderr=subprocess.STDOUT,
+                              env=ENV, cwd=REPO)
+    if done.returncode:
+        raise RuntimeError(f"modularrsi {args[0]} failed (exit {done.returncode}); see {log}")
+
+
+def evolve(world: SimWorld, method: str, tasks: list[Path], heldout: list[Path], k: int, n: int, out: Path,
+           alpha: float | None = None) -> Path:
+    run = out / f"w{world.seed}-{method}"
+    gates: dict = {"anchors": 1, "max_evidence_tasks": 3, **({"execution": {"alpha": alpha}} if alpha else {})}
+    config = {"tasks": [str(t) for t in tasks], "model": f"sim:world-{world.seed}", "epochs": 1, "k": k,
+              "concurrency": n, "seed": 0, "eval_tasks": [str(t) for t in heldout], "eval_k": k,
+              "max_directions": 1, "editor": {"retries": 0}, "aggregate": {"min_support": 1},
+              "gates": gates}
+    (out / f"{run.name}.yaml").write_text(yaml.safe_dump(config))
+    if not (run / "eval" / "eval.json").is_file():
+        fresh = ["--config", str(out / f"{run.name}.yaml"), "--out", str(run), *METHODS[method]]
+        cli("evolve", *(["--resume", str(run)] if run.exists() else fresh), log=out / f"{run.name}.log")
+    return run
+
+
+def best_generation(world: SimWorld, out: Path) -> Path:
+    """gen_0 plus one mechanism per active fixable mode, written by the sim editor (never a bad patch)."""
+    parent, editor = BASELINE, SimEditor(bad_rate=0.0)
+    for i, tag in enumerate(dict.fromkeys(BEST[m] for m in world.active_fixable)):
+        target = out / f"best-w{world.seed}-{i}"
+        if not target.exists():
+            editor.propose(CATALOGUE[tag].module, tag, parent, target)
+        parent = target
+    return parent
+
+
+def best_gain(world: SimWorld, heldout: list[Path], k: int, n: int, out: Path) -> float:
+    where = out / f"w{world.seed}-best-eval"
+    if not (where / "eval.json").is_file():
+        cli("eval", "--generation", str(best_generation(world, out)), "--tasks", *map(str, heldout), "-k", str(k),
+            "-n", str(n), "--model", f"sim:world-{world.seed}", "--seed", str(derived_seed(0, "eval")),
+            "--out", str(where), log=out / f"w{world.seed}-best.log")
+    return acc_gain(where / "eval.json")
+
+
+def acc_gain(path: Path) -> float:
+    deltas = json.loads(path.read_text())["deltas"]
+    return next(d["diff"] for d in deltas if d["metric"] == "acc")
+
+
+def promoted(run: Path) -> list[str]:
+    """Functions active in the frozen library that gen_0 does not have."""
+    base = json.loads((BASELINE / "manifest.json").read_text())["active"]
+    frozen = json.loads((run / "frozen" / "manifest.json").read_text())["active"]
+    return sorted(name for module, names in frozen.items() for name in names if name not in base.get(module, []))
+
+
+def trials(run: Path) -> int:
+    return sum(1 for p in run.rglob("result.json") if p.parent.parent.name == "trials" and "eval" not in p.parts)
+
+
+def timeouts(run: Path) -> int:
+    """Proposals the static gate refused because loading took too long (machine load, not the change)."""
+    lines = (run / "history.jsonl").read_text().splitlines() if (run / "history.jsonl").is_file() else []
+    return sum("did not finish within" in json.loads(line).get("reason", "") for line in lines if line.strip())
+
+
+def score(run: Path, world: SimWorld, best: float) -> dict:
+    names = promoted(run)
+    active = set(world.active_fixable)
+    right = [n for n in names if ADDRESSES.get(n, set()) & active]
+    covered = {m for n in names for m in ADDRESSES.get(n, set())} & active
+    return {"world": world.seed, "active": sorted(active), "promoted": names, "right": len(right),
+            "false": len(names) - len(right), "recall": len(covered) / len(active),
+            "gain": acc_gain(run / "eval" / "eval.json"), "best_gain": best, "trials": trials(run),
+            "load_timeouts": timeouts(run)}
+
+
+def table(rows: list[dict]) -> str:
+    lines = ["| method | worlds | promoted | precision | recall | false promotions | held-out gain | "
+             "best reachable gain | trials per run | load timeouts |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for method in METHODS:
+        mine = [r for r in rows if r["method"] == method]
+        if not mine:
+            continue
+        promoted_n = sum(len(r["promoted"]) for r in mine)
+        precision = f"{sum(r['right'] for r in mine) / promoted_n:.2f}" if promoted_n else "—"
+        mean = {key: sum(r[key] for r in mine) / len(mine) for key in ("recall", "gain", "best_gain", "trials")}
+        lines.append(f"| {method} | {len(mine)} | {promoted_n} | {precision} | {mean['recall']:.2f} | "
+                     f"{sum(r['false'] for r in mine)} | {mean['gain']:+.3f} | {mean['best_gain']:+.3f} | "
+                     f"{mean['trials']:.0f} | {sum(r['load_timeouts'] for r in mine)} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--worlds", type=int, default=8)
+    ap.add_argument("--tasks", type=int, default=3, help="pool tasks to evolve on (a seeded choice)")
+    ap.add_argument("--heldout", type=int, default=3, help="held-out tasks to evaluate on (a seeded choice)")
+    ap.add_argument("-k", type=int, default=2)
+    ap.add_argument("-n", type=int, default=6, help="attempts at once per run")
+    ap.add_argument("--parallel", type=int, default=2, help="runs at once")
+    ap.add_argument("--methods", nargs="+", default=list(METHODS), choices=list(METHODS))
+    ap.add_argument("--out", type=Path, default=REPO / "runs" / "bench-credit")
+    ap.add_argument("--alpha", type=float, default=None, help="the execution gate's test level (default: the "
+                    "evolution's own); with a few tasks and k=2 the default level can accept almost nothing")
+    ap.add_argument("--score-only", action="store_true", help="score the finished runs under --out; run nothing")
+    args = ap.parse_args()
+    start = time.monotonic()
+    args.out.mkdir(parents=True, exist_ok=True)
+    worlds = pick_worlds(args.worlds)
+    tasks, heldout = pick_tasks(REPO / "tasks" / "pool", args.tasks, 0), pick_tasks(REPO / "tasks" / "heldout",
+                                                                                  args.heldout, 0)
+    print(f"evolution tasks: {', '.join(t.name for t in tasks)}; held-out: {', '.join(t.name for t in heldout)}")
+
+    def one(job: tuple[SimWorld, str]) -> dict | None:
+        world, method = job
+        run = args.out / f"w{world.seed}-{method}"
+        if args.score_only and not (run / "eval" / "eval.json").is_file():
+            return None
+        try:
+            run = evolve(world, method, tasks, heldout, args.k, args.n, args.out, args.alpha)
+        except RuntimeError as exc:  # a run that failed (e.g. the machine too loaded to load a library)
+            print(f"world {world.seed} {method}: {exc}; left out of the table", flush=True)
+            return None
+        return {"method": method, **score(run, world, best[world.seed])}
+
+    with ThreadPoolExecutor(args.parallel) as pool:
+        best = dict(zip([w.seed for w in worlds], pool.map(
+            lambda w: best_gain(w, heldout, args.k, args.n, args.out), worlds), strict=True))
+        rows = [r for r in pool.map(one, [(w, m) for w in worlds for m in args.methods]) if r is not None]
+    (args.out / "credit.json").write_text(json.dumps(rows, indent=2) + "\n")
+    for r in rows:
+        print(f"world {r['world']} {r['method']:<11} active {','.join(r['active'])} | promoted "
+              f"{','.join(r['promoted']) or '-'} | gain {r['gain']:+.3f} (best {r['best_gain']:+.3f}) | "
+              f"{r['trials']} trials")
+    print("\n" + table(rows) + "\n")
+    print(f"sim worlds (numbers show the machinery works, not what a real model would gain); "
+          f"{time.monotonic() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
