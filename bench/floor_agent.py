@@ -21,6 +21,7 @@ class FloorOptions(AgentOptions):
     waits_s: float = Field(default=0.0, description="The part of episode_s that is command waits.")
     # Passed to every agent by the project's Runner (modularrsi.rollouts.runner); the floor uses none.
     seed: int | None = Field(default=None, description="Unused (the Runner's attempt seed).")
+    attempt: int | None = Field(default=None, description="Unused (the Runner's attempt index).")
     max_turns: int | None = Field(default=None, description="Unused (the Runner's turn limit).")
     budget_path: str | None = Field(default=None, description="Unused (the Runner's budget ledger).")
     max_tokens: int | None = Field(default=None, description="Unused (the Runner's token cap).")

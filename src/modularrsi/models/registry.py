@@ -54,17 +54,18 @@ class ModelCheckError(ValueError):
 
 
 def check_model(name: str, api_base: str | None = None, timeout_s: float = 5.0) -> None:
-    """Refuse, in one line, a model no trial could use — before any trial runs. ``sim``: a known profile;
+    """Refuse, in one line, a model no trial could use — before any trial runs. ``sim``: a world it knows;
     ``scripted:FILE``: a readable script; a LiteLLM name: one LiteLLM can route, and with ``api_base``
     an endpoint that answers ``GET {api_base}/models`` (any HTTP status counts as an answer)."""
     if not name:
         raise ModelCheckError("no model given: use sim, scripted:FILE.json, or a LiteLLM model name")
     if name == "sim" or name.startswith("sim:"):
-        from modularrsi.models.sim import PROFILES
+        from modularrsi.models.sim import world_for
 
-        profile = name.partition(":")[2] or "default"
-        if profile not in PROFILES:
-            raise ModelCheckError(f"model '{name}': unknown sim profile; valid: {', '.join(PROFILES)}")
+        try:
+            world_for(name.partition(":")[2] or "default")
+        except ValueError as exc:
+            raise ModelCheckError(f"model '{name}': {exc}") from None
         return
     if name.startswith("scripted:"):
         from modularrsi.models.scripted import ScriptedModel
