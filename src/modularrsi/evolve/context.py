@@ -68,7 +68,7 @@ class RunContext:
             return None
         return make_model(settings.model, cache_path=self.layout.cache, budget_path=self.layout.budget,
                           max_tokens=self.config.max_tokens, max_cost_usd=self.config.max_cost_usd,
-                          **settings.kwargs())
+                          **settings.backend_kwargs())
 
     def analyst(self) -> Analyst:
         model = self.role_model("analyst")
