@@ -100,7 +100,8 @@ async def ask_json[T](model: ChatModel, messages: list[Message], name: str, sche
         except OutputTruncated as exc:  # what arrived before the token limit: parsed, and repaired if need be
             completion = Completion(exc.content, model=getattr(model, "name", ""), finish_reason="length")
         except ModelError as exc:
-            result.error = f"model error: {type(exc).__name__}: {exc}"
+            failed = f"model error: {type(exc).__name__}: {exc}"
+            result.error = f"{result.error}; then {failed}" if result.error else failed
             return result
         result.count(completion)
         result.raw = completion.content
