@@ -39,8 +39,10 @@ POOL = REPO / "tasks" / "pool"
 ESCAPE = re.compile(r"invalid \\?\\?escape|\\escape", re.I)
 
 
-def easy_tasks(count: int) -> list[Path]:
+def easy_tasks(count: int, only: list[str] | None = None) -> list[Path]:
     easy = sorted(p.parent for p in POOL.glob("*/task.toml") if 'difficulty = "easy"' in p.read_text())
+    if only:
+        easy = [p for p in easy if p.name in only]
     if len(easy) < count:
         raise SystemExit(f"{POOL}: only {len(easy)} easy tasks; ask for --tasks {len(easy)} or fewer")
     return easy[:count]
@@ -53,8 +55,10 @@ def config(args: argparse.Namespace) -> dict:
              "analyst": {**link, "temperature": 0.0, "timeout_s": args.timeout, "max_output_tokens": 500},
              "editor": {**link, "temperature": 0.2, "timeout_s": args.timeout, "max_output_tokens": 1500},
              "reviewer": {**link, "temperature": 0.0, "timeout_s": args.timeout, "max_output_tokens": 200}}
-    return {"tasks": [str(p) for p in easy_tasks(args.tasks)], "roles": roles, "modules": [args.lane], "epochs": 1,
+    tasks = [str(p) for p in easy_tasks(args.tasks, args.only)]
+    return {"tasks": tasks, "roles": roles, "modules": [args.lane], "epochs": 1,
             "k": args.k, "concurrency": args.concurrency, "max_turns": args.max_turns, "seed": args.seed,
+            "timeout_multiplier": args.timeout_multiplier,
             "max_tokens": args.max_tokens, "max_directions": 1,
             "editor": {"max_turns": args.editor_turns, "retries": 0},
             "gates": {"anchors": 0, "max_evidence_tasks": 2}, "integration": {"enabled": False}}
@@ -178,6 +182,8 @@ def main() -> None:
     parser.add_argument("--key-env", default="LOCAL_MODEL_KEY")
     parser.add_argument("--tasks", type=int, default=10, help="easy pool tasks (first N by name)")
     parser.add_argument("-k", type=int, default=3)
+    parser.add_argument("--only", nargs="*", help="these easy tasks only (by name)")
+    parser.add_argument("--timeout-multiplier", type=float, default=1.0, help="scales task time limits")
     parser.add_argument("--lane", default="tool_use")
     parser.add_argument("--max-turns", type=int, default=10)
     parser.add_argument("--editor-turns", type=int, default=8)
