@@ -94,6 +94,21 @@ async def test_task_logic_is_dropped_with_its_reason():
     assert not guessed.is_culprit and "names no harness mechanism" in guessed.dropped
 
 
+async def test_a_harness_label_on_the_tasks_own_words_is_dropped():
+    """Seen from the real model: mechanism parse-repair, but the change restates the task's instruction."""
+    instruction = ("Sales exported our CRM contacts and the file is full of duplicates: the same person was entered "
+                   "several times, with slightly different data. Two rows are the same contact when their email "
+                   "addresses are equal.")
+    copied = {**HARNESS, "suggested_change": "The tool_use module should be updated to correctly parse the input "
+              "file and identify duplicate contacts based on email addresses, where the same person is entered "
+              "multiple times with slightly different data each time."}
+    with FakeOpenAIServer([json.dumps(copied)]) as server:
+        task = evidence().model_copy(update={"instruction": instruction})
+        finding = await analyse(task, "tool_use", LLMAnalyst(llm(server)))
+    assert not finding.is_culprit and not finding.suggested_change
+    assert "repeats the task's own words (addresses, contacts, email" in finding.dropped
+
+
 def test_a_direction_is_built_from_harness_level_content_never_one_tasks_fix():
     def culprit(task, change, dropped=None):
         return Finding(task=task, lens="tool_use", kind="contrastive", is_culprit=dropped is None,

@@ -10,9 +10,10 @@ not a yes or no) is shown back to the model once with what was wrong; still unus
 model call, gives a non-culprit Finding with ``parse_error`` set (an invalid analysis).
 
 Harness behaviour vs task logic: the answer says what it ``concerns``. A finding about the task's own
-solution (``task_logic``) — or a suggested change that names no harness mechanism at all — is not a
-harness finding: it is kept as a non-culprit Finding with ``dropped`` saying why, and no direction is
-built from it. Only :class:`~modularrsi.models.base.BudgetExceeded` propagates: the run must stop.
+solution (``task_logic``), a suggested change that names no harness mechanism at all, or one that repeats
+three or more of the task instruction's own words (:func:`~.findings.task_words`) is not a harness
+finding: it is kept as a non-culprit Finding with ``dropped`` saying why, and no direction is built
+from it. Only :class:`~modularrsi.models.base.BudgetExceeded` propagates: the run must stop.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from modularrsi.evolve.findings import (
     TaskEvidence,
     names_harness_mechanism,
     strength_fields,
+    task_words,
 )
 from modularrsi.evolve.signals import Signals
 from modularrsi.harness.protocols import CONTRACTS, MODULE_TITLES, MODULES
@@ -88,7 +90,8 @@ class LLMAnalyst:
                                lambda text: parse_finding(text, lens, kind), EXAMPLE, self.repairs)
         if reply.value is None:
             return _failed(evidence, lens, kind, self.name, reply.error)
-        return Finding(**strength_fields(evidence), lens=lens, kind=kind, analyst=self.name, **reply.value)
+        return Finding(**strength_fields(evidence), lens=lens, kind=kind, analyst=self.name,
+                       **drop_task_logic(reply.value, evidence.instruction))
 
     def prompt(self, evidence: TaskEvidence, lens: Module, kind: Kind) -> str:
         parts = [
@@ -259,6 +262,16 @@ def _dropped(obj: dict[str, Any]) -> str | None:
     if to_bool(obj.get("is_culprit"), False) and change and not names_harness_mechanism(change):
         return _clip(f"the suggested change names no harness mechanism (task logic?): {change}", 300)
     return None
+
+
+def drop_task_logic(fields: dict[str, Any], instruction: str, limit: int = 3) -> dict[str, Any]:
+    """``fields`` of a culprit, dropped when its suggested change repeats ``limit`` or more of the task's own words."""
+    words = task_words(fields["suggested_change"], instruction) if fields["is_culprit"] else []
+    if len(words) < limit:
+        return fields
+    reason = f"the suggested change repeats the task's own words ({', '.join(words[:6])}): task logic?"
+    return {**fields, "is_culprit": False, "locked_module": None, "fixable_now": False, "suggested_change": "",
+            "would_change_outcome": False, "dropped": reason}
 
 
 def to_bool(value: Any, default: bool | None) -> bool | None:

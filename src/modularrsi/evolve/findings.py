@@ -169,6 +169,24 @@ def names_harness_mechanism(text: str) -> bool:
     return HARNESS_WORDS.search(text) is not None
 
 
+_WORD = re.compile(r"[a-z][a-z_]{4,}")
+_COMMON = frozenset({
+    "about", "above", "after", "again", "against", "before", "being", "below", "between", "could", "different",
+    "during", "every", "other", "should", "their", "there", "these", "those", "through", "under", "until", "where",
+    "which", "while", "would", "update", "updated", "correct", "correctly", "handle", "handles", "handling",
+    "change", "changes", "module", "modules", "agent", "harness", "times", "multiple", "ensure", "instead",
+    "value", "values", "number"})
+
+
+def task_words(text: str, instruction: str) -> list[str]:
+    """Words of five letters or more that ``text`` repeats from the task's ``instruction``, harness and common
+    words aside: a suggestion built from them is about the task's own data and logic, not the harness."""
+    own = set(_WORD.findall(instruction.lower()))
+    shared = {w for w in _WORD.findall(text.lower()) if w in own and w not in _COMMON
+              and not names_harness_mechanism(w)}
+    return sorted(shared)
+
+
 def direction_summary(module: str, mechanism: str, findings: list[Finding], tasks: list[str]) -> str:
     """A direction's text from its findings' harness-level content: the suggested changes that name a harness
     mechanism, most supported first (ties: in the order given, strongest first; one text when they agree),
