@@ -174,12 +174,13 @@ async def test_llm_json_in_prose_and_fences_with_trailing_commas():
 
 async def test_llm_wrong_types_are_coerced():
     reply = {"is_culprit": "yes", "locked_module": "Task Completion Detection", "divergence": ["a", "b"],
-             "would_change_outcome": 1, "fixable_now": "false", "suggested_change": 42,
+             "would_change_outcome": 1, "fixable_now": "false", "suggested_change": ["re-check", 42, "commands"],
              "mechanism": None, "evidence_steps": "steps 5 and 7"}
     finding, _ = await llm(str(reply).replace("'", '"').replace("None", "null"))
     assert finding.is_culprit and finding.locked_module == "completion" and finding.divergence == "a; b"
     assert (finding.would_change_outcome, finding.fixable_now) == (True, False)
-    assert finding.suggested_change == "42" and finding.mechanism == "" and finding.evidence_steps == [5, 7]
+    assert finding.suggested_change == "re-check; 42; commands"
+    assert finding.mechanism == "" and finding.evidence_steps == [5, 7]
     python_literal, _ = await llm(str({**VALID, "evidence_steps": [{"step": 3}, "4", True, -1]}))
     assert python_literal.is_culprit and python_literal.evidence_steps == [3, 4]
 

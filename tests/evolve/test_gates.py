@@ -181,17 +181,17 @@ async def test_prescreen_rejects_task_specific_changes_without_calling_the_revie
     assert reviewer.calls == []
 
 
-@pytest.mark.parametrize("answer, passed, reason", [
-    ('{"approve": true, "reason": "a generic budget change with a concrete cause"}', True, "generic budget"),
-    ('```json\n{"approve": false, "reason": "tuned to one task"}\n```', False, "tuned to one task"),
-    ("Looks fine to me.", False, "reviewer answer unparseable"),
-    ('{"approve": "yes", "reason": "ok"}', False, "reviewer answer unparseable"),
+@pytest.mark.parametrize("answer, passed, reason, calls", [
+    ('{"approve": true, "reason": "a generic budget change with a concrete cause"}', True, "generic budget", 1),
+    ('```json\n{"approve": false, "reason": "tuned to one task"}\n```', False, "tuned to one task", 1),
+    ("Looks fine to me.", False, "unparseable after 2 tries: no JSON object", 2),
+    ('{"approve": "yes", "reason": "ok"}', False, "unparseable after 2 tries: 'approve' must be true or false", 2),
 ])
-async def test_reviewer_decides_after_the_prescreen(tmp_path, answer, passed, reason):
-    reviewer = ScriptedModel([answer])
+async def test_reviewer_decides_after_the_prescreen(tmp_path, answer, passed, reason, calls):
+    reviewer = ScriptedModel([answer, answer])  # an off-format answer is shown back once, then rejected
     staging = written(tmp_path, {"observation/limit_output": OBS.replace("10000", "8000")})
     verdict = await ReviewGate(reviewer, POOL_NAMES).check(proposal(staging))
-    assert verdict.passed == passed and reason in verdict.reason and len(reviewer.calls) == 1
+    assert verdict.passed == passed and reason in verdict.reason and len(reviewer.calls) == calls
 
 
 async def test_without_a_reviewer_the_prescreen_decides(tmp_path):

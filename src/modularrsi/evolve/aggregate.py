@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from modularrsi.evolve.findings import Direction, Finding
+from modularrsi.evolve.findings import Direction, Finding, direction_summary
 
 Similar = Callable[[Finding, Finding], bool]
 STOPWORDS = frozenset(re.findall(r"\w+", "a an and are as at be before by for from in into is it its of on once or "
@@ -125,11 +125,12 @@ def direction(cluster: list[Finding], config: AggregateConfig) -> Direction:
     tasks = sorted(best)
     mechanisms = Counter(f.mechanism for f in cluster if f.mechanism)
     mechanism = min(mechanisms, key=lambda m: (-mechanisms[m], m)) if mechanisms else ""
-    lead = max(best.values(), key=lambda f: (evidence_weight(f, config), f.task))
+    strongest_first = sorted(cluster, key=lambda f: (-evidence_weight(f, config), f.task))
     module = cluster[0].locked_module
     digest = hashlib.sha1(f"{module}|{mechanism}|{','.join(tasks)}".encode()).hexdigest()[:8]
+    summary = direction_summary(module, mechanism, strongest_first, tasks)
     return Direction(id=f"{module}.{mechanism or 'change'}.{digest}", module=module, mechanism=mechanism,
-                     summary=lead.suggested_change, tasks=tasks, findings=cluster, raw_support=len(tasks),
+                     summary=summary, tasks=tasks, findings=cluster, raw_support=len(tasks),
                      vote=round(sum(evidence_weight(f, config) for f in best.values()), 6))
 
 

@@ -2,11 +2,18 @@
 
 The prompt shows the lens and its module's contract, the bucket, each attempt's signals and short
 excerpts of the paired trajectories around their first divergence, and asks for one JSON object with
-the finding's fields. Answers are repaired, never trusted: the JSON object is extracted from prose or
-code fences (trailing commas and Python literals tolerated), types are coerced, missing fields default
-conservatively (not a culprit), and the counterfactual rule is applied. An answer with no usable
-object, or a failed model call, gives a non-culprit Finding with ``parse_error`` set. Only
-:class:`~modularrsi.models.base.BudgetExceeded` propagates: the run must stop.
+the finding's fields (:data:`FINDING_SCHEMA`, sent as a JSON-schema ``response_format`` where the
+endpoint takes one). Answers are repaired, never trusted: the JSON object is extracted from prose or
+code fences (trailing commas and Python literals tolerated), types are coerced, and the counterfactual
+rule is applied. An answer without a usable object (malformed, empty, cut off, ``is_culprit`` that is
+not a yes or no) is shown back to the model once with what was wrong; still unusable, or a failed
+model call, gives a non-culprit Finding with ``parse_error`` set (an invalid analysis).
+
+Harness behaviour vs task logic: the answer says what it ``concerns``. A finding about the task's own
+solution (``task_logic``), a suggested change that names no harness mechanism at all, or one that repeats
+three or more of the task instruction's own words (:func:`~.findings.task_words`) is not a harness
+finding: it is kept as a non-culprit Finding with ``dropped`` saying why, and no direction is built
+from it. Only :class:`~modularrsi.models.base.BudgetExceeded` propagates: the run must stop.
 """
 
 from __future__ import annotations
@@ -17,10 +24,20 @@ import math
 import re
 from typing import Any
 
-from modularrsi.evolve.findings import MECHANISMS, Finding, Kind, Module, TaskEvidence, strength_fields
+from modularrsi.evolve.findings import (
+    MECHANISMS,
+    Finding,
+    Kind,
+    Module,
+    TaskEvidence,
+    names_harness_mechanism,
+    strength_fields,
+    task_words,
+)
 from modularrsi.evolve.signals import Signals
 from modularrsi.harness.protocols import CONTRACTS, MODULE_TITLES, MODULES
-from modularrsi.models.base import BudgetExceeded, ChatModel, Message, ModelError
+from modularrsi.models.base import ChatModel, Message
+from modularrsi.models.structured import ask_json
 
 #: What each module owns (the lens's scope shown to the analyst).
 MODULE_SCOPE = {
@@ -31,31 +48,50 @@ MODULE_SCOPE = {
     "completion": "deciding that the task is done (checks on completion claims)",
 }
 ANSWER_FIELDS = ("is_culprit", "locked_module", "divergence", "would_change_outcome", "fixable_now",
-                 "suggested_change", "mechanism", "evidence_steps")
+                 "suggested_change", "mechanism", "evidence_steps", "concerns")
 SYSTEM = (
     "You analyse trajectories of an LLM terminal agent to find what its harness - the code around the model, "
     "not the model and not the task - got wrong. Answer with one JSON object and nothing else.")
+#: The answer's JSON schema (every field required, as strict JSON-schema output wants).
+FINDING_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False,
+    "required": ["concerns", *ANSWER_FIELDS[:-1]],
+    "properties": {
+        "concerns": {"type": "string", "enum": ["harness", "task_logic"]},
+        "is_culprit": {"type": "boolean"},
+        "locked_module": {"type": ["string", "null"], "enum": [*MODULES, None]},
+        "divergence": {"type": "string"},
+        "would_change_outcome": {"type": "boolean"},
+        "fixable_now": {"type": "boolean"},
+        "suggested_change": {"type": "string"},
+        "mechanism": {"type": "string"},
+        "evidence_steps": {"type": "array", "items": {"type": "integer"}},
+    },
+}
+EXAMPLE = ('{"concerns": "harness", "is_culprit": true, "locked_module": "tool_use", "divergence": "...", '
+           '"would_change_outcome": true, "fixable_now": true, "suggested_change": "...", '
+           '"mechanism": "parse-repair", "evidence_steps": [3]}')
 
 
 class LLMAnalyst:
     """Analyst backed by any :class:`~modularrsi.models.base.ChatModel` (one call per finding)."""
 
-    def __init__(self, model: ChatModel, excerpt_window: int = 2, excerpt_chars: int = 160):
+    def __init__(self, model: ChatModel, excerpt_window: int = 2, excerpt_chars: int = 160, repairs: int = 1):
         self.model = model
         self.name = f"llm:{model.name}"
         self.excerpt_window = excerpt_window
         self.excerpt_chars = excerpt_chars
+        self.repairs = repairs
 
     async def analyse(self, evidence: TaskEvidence, lens: Module, kind: Kind) -> Finding:
         messages = [Message("system", SYSTEM, "analysis_request"),
                     Message("user", self.prompt(evidence, lens, kind), "analysis_request")]
-        try:
-            reply = (await self.model.complete(messages)).content
-        except BudgetExceeded:
-            raise
-        except ModelError as exc:
-            return _failed(evidence, lens, kind, self.name, f"model error: {exc}")
-        return finding_from_reply(reply, evidence, lens, kind, self.name)
+        reply = await ask_json(self.model, messages, "finding", FINDING_SCHEMA,
+                               lambda text: parse_finding(text, lens, kind), EXAMPLE, self.repairs)
+        if reply.value is None:
+            return _failed(evidence, lens, kind, self.name, reply.error)
+        return Finding(**strength_fields(evidence), lens=lens, kind=kind, analyst=self.name,
+                       **drop_task_logic(reply.value, evidence.instruction))
 
     def prompt(self, evidence: TaskEvidence, lens: Module, kind: Kind) -> str:
         parts = [
@@ -87,15 +123,24 @@ class LLMAnalyst:
         return blocks
 
 
-_QUESTION = """Counterfactual rule: is_culprit is true only if changing the {lens} module would turn the failures \
+_QUESTION = """Harness or task? The harness is the code around the model: how its replies are parsed into \
+commands, what feedback it gets after a parse error, how terminal output is cut before the model reads it, how \
+the history is kept short, how the loop reacts to repeats and errors, how a completion claim is checked. The \
+task logic is what the commands should have done to solve this task (a wrong algorithm, a missed requirement, a \
+wrong file or value). A problem with the task's solution is NOT a harness finding: set concerns to "task_logic", \
+is_culprit false and suggested_change empty. Only a harness behaviour that would recur on other tasks is \
+concerns "harness".
+
+Counterfactual rule: is_culprit is true only if changing the {lens} module would turn the failures \
 into passes (or, for efficiency, remove the wasted steps). If the evidence blames another module, set is_culprit \
 false and locked_module to that module ({modules}). If not a culprit, suggested_change must be empty. A suggested \
-change must be general: never name the task, its files or constants tuned to it.
+change describes harness behaviour and must be general: never name the task, its files, its data or constants \
+tuned to it.
 
 Answer with one JSON object with these fields:
-{{"is_culprit": bool, "locked_module": str or null, "divergence": str (what differs and where), \
-"would_change_outcome": bool, "fixable_now": bool, "suggested_change": str, \
-"mechanism": str (a short tag such as {mechanisms}), "evidence_steps": [int]}}"""
+{{"concerns": "harness" or "task_logic", "is_culprit": bool, "locked_module": str or null, \
+"divergence": str (what differs and where), "would_change_outcome": bool, "fixable_now": bool, \
+"suggested_change": str, "mechanism": str (a short tag such as {mechanisms}), "evidence_steps": [int]}}"""
 
 
 def _contract(lens: str) -> str:
@@ -121,13 +166,25 @@ def _failed(evidence: TaskEvidence, lens: Module, kind: Kind, analyst: str, erro
 
 def finding_from_reply(text: str, evidence: TaskEvidence, lens: Module, kind: Kind, analyst: str) -> Finding:
     """The Finding an analyst's reply amounts to; a parse-failure Finding when it amounts to nothing."""
+    fields, problem = parse_finding(text, lens, kind)
+    if fields is None:
+        return _failed(evidence, lens, kind, analyst, problem or "unusable reply")
+    return Finding(**strength_fields(evidence), lens=lens, kind=kind, analyst=analyst, **fields)
+
+
+def parse_finding(text: str, lens: Module, kind: Kind) -> tuple[dict[str, Any] | None, str | None]:
+    """Finding fields from a reply, or None and one line saying what is wrong with it."""
     obj = extract_object(text)
     if obj is None:
-        return _failed(evidence, lens, kind, analyst, f"no JSON object in the reply: {_clip(text, 120)!r}")
+        return None, f"no JSON object with finding fields in the reply: {_clip(text, 120)!r}"
+    if to_bool(obj.get("is_culprit"), None) is None:
+        return None, f"is_culprit must be true or false, not {_clip(repr(obj.get('is_culprit')), 60)}"
     try:
-        return Finding(**strength_fields(evidence), lens=lens, kind=kind, analyst=analyst, **coerce(obj, lens, kind))
+        fields = coerce(obj, lens, kind)
+        Finding(task="-", lens=lens, kind=kind, **fields)  # the invariants, checked before anyone relies on them
     except (ValueError, TypeError) as exc:
-        return _failed(evidence, lens, kind, analyst, f"unusable finding: {exc}")
+        return None, f"unusable finding: {_clip(str(exc), 200)}"
+    return fields, None
 
 
 def extract_object(text: str) -> dict[str, Any] | None:
@@ -180,7 +237,11 @@ def coerce(obj: dict[str, Any], lens: Module, kind: Kind) -> dict[str, Any]:
     locked = to_module(obj.get("locked_module"))
     if culprit and locked not in (None, lens):
         culprit = False  # it blames another module: kept for that module's lane
+    dropped = _dropped(obj)
+    if dropped:
+        culprit, locked = False, None
     return {
+        "dropped": dropped,
         "is_culprit": culprit,
         "locked_module": lens if culprit else locked,
         "divergence": to_text(obj.get("divergence")),
@@ -192,7 +253,28 @@ def coerce(obj: dict[str, Any], lens: Module, kind: Kind) -> dict[str, Any]:
     }
 
 
-def to_bool(value: Any, default: bool) -> bool:
+def _dropped(obj: dict[str, Any]) -> str | None:
+    """Why a finding is not about the harness (None when it is)."""
+    said = to_text(obj.get("divergence")) or to_text(obj.get("suggested_change"))
+    if to_tag(obj.get("concerns")) in ("task-logic", "task"):
+        return _clip(f"task logic, not harness behaviour: {said or 'no detail given'}", 300)
+    change = to_text(obj.get("suggested_change"))
+    if to_bool(obj.get("is_culprit"), False) and change and not names_harness_mechanism(change):
+        return _clip(f"the suggested change names no harness mechanism (task logic?): {change}", 300)
+    return None
+
+
+def drop_task_logic(fields: dict[str, Any], instruction: str, limit: int = 3) -> dict[str, Any]:
+    """``fields`` of a culprit, dropped when its suggested change repeats ``limit`` or more of the task's own words."""
+    words = task_words(fields["suggested_change"], instruction) if fields["is_culprit"] else []
+    if len(words) < limit:
+        return fields
+    reason = f"the suggested change repeats the task's own words ({', '.join(words[:6])}): task logic?"
+    return {**fields, "is_culprit": False, "locked_module": None, "fixable_now": False, "suggested_change": "",
+            "would_change_outcome": False, "dropped": reason}
+
+
+def to_bool(value: Any, default: bool | None) -> bool | None:
     if isinstance(value, bool):
         return value
     if isinstance(value, int | float):

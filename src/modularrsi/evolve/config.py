@@ -85,6 +85,8 @@ class EvolveConfig(BaseModel):
     env_kwargs: dict[str, Any] = Field(default_factory=dict, description="Environment kwargs.")
     seed: int = Field(default=0, description="Seed of sampling, editing and gates; same seed, same run.")
     max_turns: int | None = Field(default=50, ge=1, description="Turn limit per attempt.")
+    timeout_multiplier: float = Field(default=1.0, gt=0, description="Scales every task timeout (raise it for "
+                                      "slow local models).")
     max_tokens: int | None = Field(default=None, ge=1, description="Token cap of the whole evolution.")
     max_cost_usd: float | None = Field(default=None, gt=0, description="Cost cap of the whole evolution, USD.")
     max_directions: int = Field(default=2, ge=1, description="Directions tried per lane and epoch (by vote).")

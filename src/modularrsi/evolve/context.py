@@ -59,7 +59,8 @@ class RunContext:
         c = self.config
         return RunConfig(tasks=[], generation=None, model=c.role("agent").model, roles=c.roles, k=c.k,
                          concurrency=c.concurrency, env=c.env, env_kwargs=c.env_kwargs, seed=c.seed,
-                         max_turns=c.max_turns, max_tokens=c.max_tokens, max_cost_usd=c.max_cost_usd)
+                         max_turns=c.max_turns, max_tokens=c.max_tokens, max_cost_usd=c.max_cost_usd,
+                         timeout_multiplier=c.timeout_multiplier)
 
     def role_model(self, role: str) -> ChatModel | None:
         """The model of an LLM role; None for ``sim`` (the sim roles need none)."""
@@ -68,7 +69,7 @@ class RunContext:
             return None
         return make_model(settings.model, cache_path=self.layout.cache, budget_path=self.layout.budget,
                           max_tokens=self.config.max_tokens, max_cost_usd=self.config.max_cost_usd,
-                          **settings.kwargs())
+                          **settings.backend_kwargs())
 
     def analyst(self) -> Analyst:
         model = self.role_model("analyst")

@@ -10,7 +10,12 @@ computed from the two directories, or raises :class:`EditorError` saying why it 
   the catalogue mechanism whose text fits them best through
   :class:`~modularrsi.evolve.sim_editor.SimEditor`, with its seeded share of deliberately bad patches.
 - :class:`LLMEditor` — any ChatModel in a small tool loop (``list``, ``read``, ``search``, ``write``,
-  ``edit``, ``activate``, ``done``; one JSON object per reply) over the module's files only.
+  ``edit``, ``activate``, ``done``; one JSON object per reply) over the module's files only. It is told
+  the import allowlist and the module contract; a ``done`` whose files the static checks refuse (the
+  allowlist, banned constructs, the contract, a generation that does not load) or that changed nothing
+  is answered with the refusal, and the editor repairs it within the same turn budget. A misused tool
+  gets an error line back. Running out of turns, or a failed model call, is an :class:`EditorError`
+  naming the last refusal.
 """
 
 from __future__ import annotations
@@ -23,13 +28,16 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from modularrsi.evolve.findings import Direction
+from modularrsi.evolve.gates.constructs import ConstructRules, construct_problems
 from modularrsi.evolve.gates.review import redact
 from modularrsi.evolve.proposal import Proposal
 from modularrsi.evolve.sim_editor import EditorError, SimEditor, choose_mechanism
 from modularrsi.harness.checks import ALLOWED_IMPORTS, ALLOWED_STDLIB
 from modularrsi.harness.library import (
+    Generation,
     GenerationError,
     check_active,
+    check_source,
     load_generation,
     read_sources,
     write_generation,
@@ -94,10 +102,12 @@ Answer with exactly one JSON object per message, one of:
 {{"tool": "done", "description": "<one causal account: the behaviour observed in the runs, because of what in
   the harness, and how the change leads to different behaviour>"}}
 The change must be generic: no task names, task-specific paths or constants tuned to one case.
-Functions may import only these modules: {imports}. They may not name open, eval, exec, getattr, type
-or other builtins that reach files or attributes by name, nor use attributes starting with "_"; they
-reach the terminal and the model only through ctx (ctx.terminal, ctx.model, ctx.state, ctx.params,
-ctx.memo, ctx.history)."""
+Functions may import ONLY these modules: {imports}. Anything else (os, sys, subprocess, pathlib, time,
+shutil, io, ...) is refused, and so is naming open, eval, exec, getattr, type or other builtins that reach
+files or attributes by name, or any attribute starting with "_". Functions reach the terminal and the
+model only through ctx (ctx.terminal, ctx.model, ctx.state, ctx.params, ctx.memo, ctx.history).
+When you call done, your files are checked; a refusal comes back with its reason: fix it and call done
+again."""
 
 
 class LLMEditor:
@@ -131,33 +141,50 @@ class LLMEditor:
         parent = load_generation(request.parent_dir)
         workspace = _Workspace(read_sources(parent), parent.default_active(), request.modules, self.max_read_chars)
         messages = self.prompt(request)
+        refusal = ""
         for _ in range(self.max_turns):
             try:
                 reply = (await self.model.complete(messages)).content
             except BudgetExceeded:
                 raise  # the run stops and resumes here; not a failed edit
             except ModelError as exc:
-                raise EditorError(f"editor model failed: {type(exc).__name__}: {exc}") from None
+                raise EditorError(f"editor model failed: {type(exc).__name__}: {exc}" + _last(refusal)) from None
             messages.append(Message("assistant", reply, purpose="editor_reply"))
             action = _action(reply)
             if action is None:
                 messages.append(Message("user", "Not a JSON object with a 'tool' field; answer with one.",
                                         purpose="parse_error_feedback"))
                 continue
-            if action.get("tool") == "done":
+            if action.get("tool") != "done":
+                messages.append(Message("user", workspace.run(action), purpose="tool_result"))
+                continue
+            refusal = self._finish(workspace, parent, request, staging_dir)
+            if not refusal:
                 description = str(action.get("description", "")).strip()
-                if not workspace.changed(parent):
-                    raise EditorError("the editor finished without changing anything")
-                lineage = {key: [f"{parent.id}:{key}"] for key in workspace.edited if key in parent.functions}
-                try:
-                    write_generation(staging_dir, workspace.sources, workspace.active, [parent.id],
-                                     f"{self.name}: {request.direction.id}", lineage=lineage)
-                except GenerationError as exc:  # nothing is written; the message names the file
-                    raise EditorError(f"the edited generation does not load: {exc}") from None
                 return Proposal.build(request.module, request.parent_dir, staging_dir, description or
                                       request.direction.summary, request.direction.summary, request.direction.tasks)
-            messages.append(Message("user", workspace.run(action), purpose="tool_result"))
-        raise EditorError(f"the editor did not finish within {self.max_turns} turns")
+            messages.append(Message("user", f"Refused: {refusal}. Fix it, then call done again.",
+                                    purpose="tool_result"))
+        raise EditorError(f"the editor did not finish within {self.max_turns} turns" + _last(refusal))
+
+    def _finish(self, workspace: _Workspace, parent: Generation, request: EditRequest, staging_dir: Path) -> str:
+        """Write the staging generation; the refusal (one line) when the static checks or loading refuse it."""
+        if not workspace.changed(parent):
+            return "the editor finished without changing anything"
+        problem = workspace.refusal()
+        if problem:
+            return problem
+        lineage = {key: [f"{parent.id}:{key}"] for key in workspace.edited if key in parent.functions}
+        try:
+            write_generation(staging_dir, workspace.sources, workspace.active, [parent.id],
+                             f"{self.name}: {request.direction.id}", lineage=lineage)
+        except GenerationError as exc:  # nothing is written; the message names the file
+            return f"the edited generation does not load: {exc}"
+        return ""
+
+
+def _last(refusal: str) -> str:
+    return f" (last refusal: {refusal})" if refusal else ""
 
 
 def _action(text: str) -> dict[str, Any] | None:
@@ -189,6 +216,20 @@ class _Workspace:
 
     def changed(self, parent) -> bool:
         return self.sources != read_sources(parent) or self.active != parent.default_active()
+
+    def refusal(self, rules: ConstructRules | None = None) -> str:
+        """The first static refusal of an edited file (the allowlist, then banned constructs), or ""."""
+        for key in sorted(self.edited):
+            path = f"{key}.py"
+            try:
+                tree = check_source(path, self.sources[key])
+            except GenerationError as exc:
+                return str(exc)
+            problems = construct_problems(tree, rules or ConstructRules())
+            if problems:
+                line, problem = problems[0]
+                return f"{path}:{line}: {problem}"
+        return ""
 
     def _key(self, path: Any) -> str:
         text = str(path or "").strip().removeprefix("modules/")

@@ -6,11 +6,15 @@ Invariants (checked on construction):
 - counterfactual rule: a finding that is not a culprit suggests no change (``suggested_change == ""``);
 - a culprit finding is locked to the lens it was analysed under (``locked_module == lens``); evidence
   blaming another module is kept as ``is_culprit=False, locked_module=<that module>`` for that lane;
-- a direction's ``raw_support`` is the number of distinct tasks among its findings.
+- a finding ``dropped`` as not about the harness (task logic) is not a culprit;
+- a direction's ``raw_support`` is the number of distinct tasks among its findings, and its ``summary``
+  is built from its findings' harness-level content (:func:`direction_summary`), never one task's fix.
 """
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -109,9 +113,13 @@ class Finding(BaseModel):
     pair_source: PairSource | None = None
     analyst: str = ""
     parse_error: str | None = Field(default=None, description="Set when the analyst's answer was unusable.")
+    dropped: str | None = Field(default=None, description="Set when the finding is about the task's own logic, "
+                                "not the harness: why it was dropped.")
 
     @model_validator(mode="after")
     def _invariants(self) -> Finding:
+        if self.dropped and self.is_culprit:
+            raise ValueError(f"finding {self.task}/{self.lens}: a dropped finding cannot be a culprit")
         if not self.is_culprit and self.suggested_change:
             raise ValueError(f"finding {self.task}/{self.lens}: not a culprit, so it may not suggest a change")
         if self.is_culprit and self.locked_module != self.lens:
@@ -146,3 +154,54 @@ class Direction(BaseModel):
         if self.raw_support != len(set(self.tasks)) or len(self.tasks) != len(set(self.tasks)):
             raise ValueError(f"direction {self.id}: raw_support must equal the number of distinct tasks")
         return self
+
+
+#: Words that name a harness mechanism (how replies are parsed, what the model reads, the loop, the
+#: history, completion checks). A suggested change with none of them is about something else.
+HARNESS_WORDS = re.compile(
+    r"\b(pars\w*|repl(y|ies)|json|format\w*|escape\w*|feedback|prompt\w*|output|observation\w*|terminal|screen|"
+    r"truncat\w*|trim\w*|cut|history|context|summar\w*|compact\w*|loop\w*|turns?|repeat\w*|interven\w*|"
+    r"complet\w*|claims?|verif\w*|checks?|commands?|keystrokes?|retr(y|ies)|errors?|messages?|model|harness|"
+    r"tool\w*|steps?)\b", re.I)
+
+
+def names_harness_mechanism(text: str) -> bool:
+    return HARNESS_WORDS.search(text) is not None
+
+
+_WORD = re.compile(r"[a-z][a-z_]{4,}")
+_COMMON = frozenset({
+    "about", "above", "after", "again", "against", "before", "being", "below", "between", "could", "different",
+    "during", "every", "other", "should", "their", "there", "these", "those", "through", "under", "until", "where",
+    "which", "while", "would", "update", "updated", "correct", "correctly", "handle", "handles", "handling",
+    "change", "changes", "module", "modules", "agent", "harness", "times", "multiple", "ensure", "instead",
+    "value", "values", "number"})
+
+
+def task_words(text: str, instruction: str) -> list[str]:
+    """Words of five letters or more that ``text`` repeats from the task's ``instruction``, harness and common
+    words aside: a suggestion built from them is about the task's own data and logic, not the harness."""
+    own = set(_WORD.findall(instruction.lower()))
+    shared = {w for w in _WORD.findall(text.lower()) if w in own and w not in _COMMON
+              and not names_harness_mechanism(w)}
+    return sorted(shared)
+
+
+def direction_summary(module: str, mechanism: str, findings: list[Finding], tasks: list[str]) -> str:
+    """A direction's text from its findings' harness-level content: the suggested changes that name a harness
+    mechanism, most supported first (ties: in the order given, strongest first; one text when they agree),
+    task names masked; never one task's fix alone when tasks support it with different words."""
+    usable = [f.suggested_change.strip() for f in findings
+              if f.is_culprit and not f.dropped and names_harness_mechanism(f.suggested_change)]
+    counts = Counter(usable)
+    ranked = sorted(counts, key=lambda c: -counts[c])  # ties: the strongest finding's words first
+    if not ranked:
+        return f"{module}: {mechanism or 'change'} (no harness-level suggestion among the findings)"
+    if len(ranked) == 1:
+        text = ranked[0]
+    else:
+        head = f"{module} / {mechanism or 'change'}, supported by {len(tasks)} tasks; the findings suggest: "
+        text = head + " | ".join(ranked[:3])
+    for name in sorted({t for t in tasks if len(t) >= 3}, key=len, reverse=True):  # "a" is a word, not a task
+        text = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", "[task]", text, flags=re.IGNORECASE)
+    return text

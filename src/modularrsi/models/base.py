@@ -43,6 +43,7 @@ class Completion:
     cached: bool = False
     latency_s: float = 0.0
     served_model: str = ""  # the model name the server's response gave, when it gave one
+    finish_reason: str = ""  # the server's, e.g. "stop", or "length" for a reply cut off at the token limit
 
 
 @dataclass

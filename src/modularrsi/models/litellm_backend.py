@@ -12,6 +12,12 @@ Invariants:
   errors (bad request, authentication, not found) raise :class:`ModelUnavailable` at once.
 - Every error raised here is one line, names the model, and has the API key redacted; the key is read
   from the environment at call time and never stored on the instance, so ``repr`` cannot show it.
+- A structured call (:func:`modularrsi.models.structured.response_schema`) sends the schema as a JSON-schema
+  ``response_format`` unless ``structured_output`` is False; an endpoint that refuses it (a 400 naming
+  ``response_format`` or ``json_schema``) is asked again without it, and never again with it: the caller's
+  repair-and-retry path then carries the structure.
+- Accounting: every completion carries its tokens, latency and ``finish_reason`` (``"length"``: cut off at
+  ``max_output_tokens``); :attr:`LiteLLMModel.stats` keeps running totals per instance (one per role).
 - ``litellm`` is imported on first use, not at import time; the first use applies the offline defaults
   (:func:`modularrsi.offline.apply_offline_defaults`, which never overrides a variable already set).
 """
@@ -23,9 +29,18 @@ import logging
 import os
 import random
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
-from modularrsi.models.base import Completion, ContextOverflow, Message, ModelUnavailable, OutputTruncated
+from modularrsi.models.base import (
+    Completion,
+    ContextOverflow,
+    Message,
+    ModelUnavailable,
+    OutputTruncated,
+    Usage,
+)
+from modularrsi.models.structured import RESPONSE_SCHEMA, json_schema_format
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +49,7 @@ DEFAULT_CONTEXT_LIMIT = 32768
 
 _CONTEXT_MARKERS = ("maximum context length", "context_length_exceeded", "context window")
 _RETRYABLE_CLIENT_STATUSES = (408, 409, 425, 429)
+_SCHEMA_MARKERS = ("response_format", "json_schema", "response format", "json schema")
 
 
 def litellm_module() -> Any:
@@ -92,6 +108,21 @@ class MalformedReply(ValueError):
     """A 200 response without a usable chat completion in it."""
 
 
+@dataclass
+class CallStats:
+    """Running totals of one model instance: ``usage`` (calls, tokens, latency, cost; ``by_purpose`` counts
+    ``structured`` and ``plain`` calls), failed attempts, replies cut off at the token limit, and whether
+    the endpoint refused a JSON-schema ``response_format``."""
+
+    usage: Usage = field(default_factory=Usage)
+    failed_attempts: int = 0
+    cut_off: int = 0
+    schema_refused: bool = False
+
+    def add(self, completion: Completion, structured: bool) -> None:
+        self.usage.add(completion, "structured" if structured else "plain")
+
+
 class LiteLLMModel:
     """A chat model served through LiteLLM: ``LiteLLMModel("openai/gpt-4o-mini")``, or any OpenAI-compatible
     endpoint with ``api_base``. ``extra`` holds further ``acompletion`` keyword arguments (e.g. ``max_tokens``).
@@ -104,6 +135,7 @@ class LiteLLMModel:
     def __init__(self, name: str, api_base: str | None = None, api_key_env: str | None = None,
                  timeout_s: float = 120, max_retries: int = 4, backoff_s: float = 1.0,
                  temperature: float | None = None, context_limit: int | None = None,
+                 max_output_tokens: int | None = None, structured_output: bool = True,
                  extra: dict[str, Any] | None = None) -> None:
         if max_retries < 0 or timeout_s <= 0 or backoff_s < 0:
             raise ValueError("need max_retries >= 0, timeout_s > 0, backoff_s >= 0")
@@ -114,6 +146,9 @@ class LiteLLMModel:
         self.max_retries = max_retries
         self.backoff_s = backoff_s
         self.temperature = temperature
+        self.max_output_tokens = max_output_tokens
+        self.structured_output = structured_output
+        self.stats = CallStats()
         self.extra = dict(extra or {})
         self._context_limit = context_limit
         self._unpriced = False
@@ -134,6 +169,7 @@ class LiteLLMModel:
             try:
                 return await self._attempt(wire, key)
             except Exception as exc:  # classified below, never swallowed silently (cancellation passes through)
+                self.stats.failed_attempts += 1
                 last = self._check(exc, key)
             if attempt < attempts:
                 delay = self._delay(attempt, last)
@@ -164,9 +200,12 @@ class LiteLLMModel:
         """Send once. LiteLLM enforces ``timeout_s``; an asyncio guard a little later backstops a hung call."""
         acompletion = litellm_module().acompletion  # the first import takes seconds: keep it out of the timed call
         started = time.monotonic()
+        request = self._request(wire, key)
         async with asyncio.timeout(self.timeout_s * 1.25 + 1.0):
-            response = await acompletion(**self._request(wire, key))
-        return self._completion(response, wire, time.monotonic() - started)
+            response = await acompletion(**request)
+        completion = self._completion(response, wire, time.monotonic() - started)
+        self.stats.add(completion, "response_format" in request)
+        return completion
 
     def _request(self, wire: list[dict[str, str]], key: str | None) -> dict[str, Any]:
         request: dict[str, Any] = dict(self.extra)
@@ -177,6 +216,11 @@ class LiteLLMModel:
             request["api_key"] = key
         if self.temperature is not None:
             request["temperature"] = self.temperature
+        if self.max_output_tokens is not None:
+            request["max_tokens"] = self.max_output_tokens
+        spec = RESPONSE_SCHEMA.get()
+        if spec is not None and self.structured_output and not self.stats.schema_refused:
+            request["response_format"] = json_schema_format(spec)
         return request
 
     def _completion(self, response: Any, wire: list[dict[str, str]], latency_s: float) -> Completion:
@@ -188,7 +232,8 @@ class LiteLLMModel:
         output_tokens = int(getattr(usage, "completion_tokens", 0) or 0) or self._count(text=content)
         return Completion(content=content, input_tokens=input_tokens, output_tokens=output_tokens,
                           cost_usd=self._cost(response), model=self.name, latency_s=latency_s,
-                          served_model=str(getattr(response, "model", None) or ""))
+                          served_model=str(getattr(response, "model", None) or ""),
+                          finish_reason=_finish_reason(response) or "")
 
     def _count(self, **what: Any) -> int:
         try:
@@ -235,13 +280,24 @@ class LiteLLMModel:
     def _check(self, exc: Exception, key: str | None) -> Exception:
         """Raise at once for errors retrying cannot fix; otherwise return ``exc`` for the retry loop."""
         if isinstance(exc, OutputTruncated):
+            self.stats.cut_off += 1
             raise exc
         if is_context_error(exc):
             raise ContextOverflow(f"{self.name}: {one_line(str(exc), key)}") from None
+        if self._schema_refusal(exc):
+            log.warning("%s: the endpoint refuses JSON-schema response_format; continuing without it", self.name)
+            self.stats.schema_refused = True
+            return exc
         if not is_retryable(exc):
             raise ModelUnavailable(f"{self.name}: {type(exc).__name__} (not retried): "
                                    f"{one_line(str(exc), key, 200)}") from None
         return exc
+
+    def _schema_refusal(self, exc: Exception) -> bool:
+        """A 400 about ``response_format`` while one was being sent (the retry goes without it)."""
+        sent = RESPONSE_SCHEMA.get() is not None and self.structured_output and not self.stats.schema_refused
+        text = str(exc).lower()
+        return sent and getattr(exc, "status_code", None) == 400 and any(m in text for m in _SCHEMA_MARKERS)
 
     def _delay(self, attempt: int, exc: BaseException) -> float:
         """Seconds to wait before attempt ``attempt + 1``: Retry-After if sent, else jittered exponential backoff."""

@@ -3,6 +3,10 @@
 Each role names its own model and connection; an unset role falls back to the agent's settings,
 except the reviewer, which should be a different model from the editor (a warning says so when it
 is not). API keys are never part of a setting: ``api_key_env`` names the environment variable.
+
+Two views of a setting: :meth:`ModelSettings.kwargs` is the connection every role understands (the
+agent's options take exactly these), :meth:`ModelSettings.backend_kwargs` adds what only the model
+layer reads (reply cap, retries, JSON-schema output) for the roles the evolution builds itself.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 Role = Literal["agent", "composer", "analyst", "editor", "reviewer"]
 ROLES: tuple[Role, ...] = ("agent", "composer", "analyst", "editor", "reviewer")
+#: Settings only the model layer reads (never passed to the agent's options).
+BACKEND_ONLY = frozenset({"max_output_tokens", "max_retries", "structured_output"})
 
 
 class ModelSettings(BaseModel):
@@ -26,9 +32,20 @@ class ModelSettings(BaseModel):
     temperature: float | None = Field(default=None, description="Sampling temperature.")
     timeout_s: float = Field(default=120.0, gt=0, description="Per-call timeout.")
     context_limit: int | None = Field(default=None, gt=0, description="Override the context window (tokens).")
+    max_output_tokens: int | None = Field(default=None, gt=0, description="Cap on one reply's tokens (a reply "
+                                          "cut off there is recorded as such); caps spending per call.")
+    max_retries: int | None = Field(default=None, ge=0, description="Retries of a failed call (rate limits, "
+                                    "5xx, timeouts); default the model layer's.")
+    structured_output: bool = Field(default=True, description="Send a JSON schema as response_format for the "
+                                    "structured roles (analyst, reviewer, composer); False for endpoints that "
+                                    "refuse it (repair-and-retry still applies).")
 
     def kwargs(self) -> dict[str, Any]:
-        """Backend keyword arguments (no model name, no None values)."""
+        """Connection keyword arguments every role takes (no model name, no None values)."""
+        return {k: v for k, v in self.model_dump(exclude={"model", *BACKEND_ONLY}).items() if v is not None}
+
+    def backend_kwargs(self) -> dict[str, Any]:
+        """:meth:`kwargs` plus the model layer's own settings, for ``make_model``."""
         return {k: v for k, v in self.model_dump(exclude={"model"}).items() if v is not None}
 
 

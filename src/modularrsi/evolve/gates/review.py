@@ -11,7 +11,10 @@ contents, or which tasks supported the change. It holds by construction:
   material is rejected without calling the model (conservative).
 
 With no reviewer model (the ``sim`` world) the pre-screen decides. With one, the model must answer
-``{"approve": bool, "reason": str}``; anything else — or a model failure — rejects the proposal.
+``{"approve": bool, "reason": str}`` (:data:`REVIEW_SCHEMA`, sent as a JSON-schema ``response_format``
+where the endpoint takes one). An off-format answer (prose, empty, cut off at the token limit, wrong
+types) is shown back to the reviewer ``repairs`` times with what was wrong; still off-format — or a model
+failure — the proposal is rejected, and the verdict says why and keeps the answer.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from modularrsi.evolve.gates import GateVerdict
 from modularrsi.evolve.gates.prescreen import OUTCOME, TEST_CONTENT, PrescreenRules, prescreen
 from modularrsi.evolve.proposal import Proposal
 from modularrsi.harness.protocols import MODULE_TITLES
-from modularrsi.models.base import BudgetExceeded, ChatModel, Message, ModelError
+from modularrsi.models.base import ChatModel, Message
+from modularrsi.models.structured import ask_json
 
 GATE = "review"
 REDACTED = "[redacted: outcome or test material]"
@@ -42,6 +46,9 @@ SYSTEM = (
     "strings from one task's data).\n\n"
     'Answer with exactly one JSON object and nothing else: {"approve": true or false, "reason": "<one '
     'sentence>"}')
+REVIEW_SCHEMA = {"type": "object", "additionalProperties": False, "required": ["approve", "reason"],
+                 "properties": {"approve": {"type": "boolean"}, "reason": {"type": "string"}}}
+EXAMPLE = '{"approve": false, "reason": "one sentence"}'
 
 
 class ReviewConfig(BaseModel):
@@ -52,6 +59,8 @@ class ReviewConfig(BaseModel):
     rules: PrescreenRules = Field(default_factory=PrescreenRules, description="The pre-screen's rules.")
     max_diff_chars: int = Field(default=40_000, ge=1000, description="Longer diffs are cut (head kept) for "
                                 "the reviewer; the pre-screen always reads the whole diff.")
+    repairs: int = Field(default=1, ge=0, description="Times an off-format answer is shown back to the reviewer "
+                         "before the proposal is rejected.")
 
 
 class ReviewGate:
@@ -82,20 +91,16 @@ class ReviewGate:
         if leak:
             return GateVerdict.fail(GATE, f"review prompt would carry outcome material ('{leak.group(0)}')",
                                 stage="reviewer")
-        try:
-            answer = (await self.model.complete(messages)).content
-        except BudgetExceeded:
-            raise  # the run stops and resumes here; not a rejection
-        except ModelError as exc:
-            return GateVerdict.fail(GATE, f"reviewer unavailable: {type(exc).__name__}: {exc}", stage="reviewer",
-                                model=self.model.name)
-        parsed = parse_answer(answer)
-        if parsed is None:
-            return GateVerdict.fail(GATE, "reviewer answer unparseable", stage="reviewer", model=self.model.name,
-                                answer=answer[:500])
-        approve, reason = parsed
+        reply = await ask_json(self.model, messages, "review", REVIEW_SCHEMA, _parse, EXAMPLE, self.config.repairs)
+        if reply.value is None and reply.calls == 0:  # BudgetExceeded propagates: the run stops, resumes here
+            return GateVerdict.fail(GATE, f"reviewer unavailable: {reply.error}", stage="reviewer",
+                                    model=self.model.name)
+        if reply.value is None:
+            return GateVerdict.fail(GATE, f"reviewer answer unparseable after {reply.calls} tries: {reply.error}",
+                                    stage="reviewer", model=self.model.name, answer=reply.raw[:500])
+        approve, reason = reply.value
         return GateVerdict(gate=GATE, passed=approve, reason=f"reviewer: {reason}",
-                       details={"stage": "reviewer", "model": self.model.name})
+                           details={"stage": "reviewer", "model": self.model.name, "repairs": reply.repairs})
 
 
 def redact(text: str, task_names: list[str]) -> str:
@@ -124,17 +129,22 @@ def review_messages(proposal: Proposal, task_names: list[str], max_diff_chars: i
 
 def parse_answer(text: str) -> tuple[bool, str] | None:
     """``(approve, reason)`` from a reply holding one JSON object (code fences allowed), else None."""
+    return _parse(text)[0]
+
+
+def _parse(text: str) -> tuple[tuple[bool, str] | None, str | None]:
+    """``((approve, reason), None)``, or ``(None, what is wrong)``."""
     stripped = re.sub(r"^```(?:json)?\s*|\s*```$", "", text.strip())
     start, end = stripped.find("{"), stripped.rfind("}")
     if start < 0 or end <= start:
-        return None
+        return None, "no JSON object in the answer"
     try:
         data = json.loads(stripped[start:end + 1])
-    except ValueError:
-        return None
+    except ValueError as exc:
+        return None, f"the JSON object does not parse ({exc})"
     if not isinstance(data, dict) or not isinstance(data.get("approve"), bool):
-        return None
+        return None, "'approve' must be true or false"
     reason = data.get("reason")
     if not isinstance(reason, str) or not reason.strip():
-        return None
-    return data["approve"], reason.strip()
+        return None, "'reason' must be a non-empty sentence"
+    return (data["approve"], reason.strip()), None
