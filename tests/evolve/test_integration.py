@@ -25,9 +25,11 @@ from modularrsi.rollouts.run import execute
 async def test_a_conflict_between_lanes_is_resolved_by_reverting_the_offending_module(tmp_path):
     run = tmp_path / "run"
     tasks = [REPO / "tasks" / "pool" / t for t in SAMPLED_TASKS]
-    # four tasks give only a handful of evidence pairs: a looser (stated) test level lets them decide
+    # four tasks give only a handful of evidence pairs: a looser (stated) test level lets them decide.
+    # sim:perfect: the completion lane passes its tasks on any seed, so that the conflict's confirmation
+    # run (the combined run's seed) does not hang on the default world's draws
     config = EvolveConfig(tasks=tasks, modules=["completion", "agent_loop"], k=3, concurrency=4, seed=5,
-                          gates={"execution": {"alpha": 0.3}})
+                          model="sim:perfect", gates={"execution": {"alpha": 0.3}})
     evo = Evolution(config, run)
     evo.task_dirs = {p.name: p for p in tasks}
     good = SimEditor().propose("completion", "requirements_recap", BASELINE, tmp_path / "completion", force="good")
