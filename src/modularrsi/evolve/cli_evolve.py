@@ -139,13 +139,20 @@ def eval_command(
 
 
 def _check_eval(cfg, evolved: set[str]) -> None:
-    """A candidate is named, the tasks exist and none of them is one the evolution run evolved on."""
+    """Before anything is written: a candidate is named, both generations load, the tasks and the model
+    pass the preflight, none of the tasks is one the evolution run (or the frozen library) evolved on."""
+    from modularrsi.evolve.evaluate import check_overlap
+    from modularrsi.evolve.layout import BASELINE
+    from modularrsi.harness.library import load_generation
+    from modularrsi.rollouts.preflight import check_run
     from modularrsi.rollouts.run import resolve_tasks
-    from modularrsi.tasks.model import discover
 
     if cfg.generation is None:
         raise ValueError("eval needs --generation: the candidate generation (e.g. RUN/frozen)")
-    discover(cfg.tasks)  # every named task exists
+    for generation in (cfg.baseline or BASELINE, cfg.generation):
+        load_generation(generation)
+    check_run(cfg.template())
+    asyncio.run(check_overlap(cfg.template(), cfg.generation, cfg.allow_overlap))
     clash = sorted({name for name, _ in asyncio.run(resolve_tasks(cfg.template()))} & evolved) if evolved else []
     if clash:
         raise ValueError(f"refusing to evaluate on {len(clash)} task(s) the evolution run evolved on "
