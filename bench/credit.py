@@ -18,7 +18,7 @@ gen_0 on a few held-out tasks, and scores what each promoted:
 The evolution reads no ground truth: the world reaches only the agent model, through its name. Numbers
 from ``sim`` say the machinery works, not what a real model would gain.
 
-    python bench/credit.py [--worlds 8] [--tasks 3] [--heldout 3] [-k 2] [--parallel 2] [--out DIR]
+    python bench/credit.py [--worlds 8] [--tasks 3] [--heldout 3] [-k 2] [--evidence 8] [--alpha A] [--parallel 2]
 """
 
 from __future__ import annotations
@@ -85,9 +85,9 @@ def cli(*args: str, log: Path) -> None:
 
 
 def evolve(world: SimWorld, method: str, tasks: list[Path], heldout: list[Path], k: int, n: int, out: Path,
-           alpha: float | None = None) -> Path:
+           alpha: float | None = None, evidence: int = 8) -> Path:
     run = out / f"w{world.seed}-{method}"
-    gates: dict = {"anchors": 1, "max_evidence_tasks": 3, **({"execution": {"alpha": alpha}} if alpha else {})}
+    gates: dict = {"anchors": 1, "max_evidence_tasks": evidence, **({"execution": {"alpha": alpha}} if alpha else {})}
     config = {"tasks": [str(t) for t in tasks], "model": f"sim:world-{world.seed}", "epochs": 1, "k": k,
               "concurrency": n, "seed": 0, "eval_tasks": [str(t) for t in heldout], "eval_k": k,
               "max_directions": 1, "editor": {"retries": 0}, "aggregate": {"min_support": 1},
@@ -180,6 +180,8 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=REPO / "runs" / "bench-credit")
     ap.add_argument("--alpha", type=float, default=None, help="the execution gate's test level (default: the "
                     "evolution's own); with a few tasks and k=2 the default level can accept almost nothing")
+    ap.add_argument("--evidence", type=int, default=8, help="most evidence tasks the execution gate runs per "
+                    "proposal; a one-sided test at level alpha needs at least log2(1/alpha) improved tasks")
     ap.add_argument("--score-only", action="store_true", help="score the finished runs under --out; run nothing")
     args = ap.parse_args()
     start = time.monotonic()
@@ -195,7 +197,7 @@ def main() -> None:
         if args.score_only and not (run / "eval" / "eval.json").is_file():
             return None
         try:
-            run = evolve(world, method, tasks, heldout, args.k, args.n, args.out, args.alpha)
+            run = evolve(world, method, tasks, heldout, args.k, args.n, args.out, args.alpha, args.evidence)
         except RuntimeError as exc:  # a run that failed (e.g. the machine too loaded to load a library)
             print(f"world {world.seed} {method}: {exc}; left out of the table", flush=True)
             return None

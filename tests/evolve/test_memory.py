@@ -163,8 +163,11 @@ def test_invalid_attempts_add_harness_crashes_and_episodes_that_never_started(ru
     assert invalid_reason(_variant(run_dir)) is None
     crashed = _variant(run_dir, agent_result__metadata__ending="harness_error",
                        agent_result__metadata__ending_detail="FunctionError: shape raised KeyError")
-    assert invalid_reason(crashed) == "harness error: FunctionError: shape raised KeyError"
+    assert invalid_reason(crashed) is None  # the generation's own code failed: a scored failure of it
     assert infra_error(crashed) is None  # for diagnosis a crash is the harness's own failure
+    no_runtime = _variant(run_dir, agent_result__metadata__ending="harness_error",
+                          agent_result__metadata__ending_detail="RuntimeUnavailable: zygote did not start")
+    assert invalid_reason(no_runtime) == "harness error: RuntimeUnavailable: zygote did not start"
     never = _variant(run_dir, agent_result__metadata={}, exception_info=_exception("FileNotFoundError"))
     assert invalid_reason(never) == "the episode never started: FileNotFoundError: boom"
     timed_out = _variant(run_dir, exception_info=_exception("AgentTimeoutError"))

@@ -211,3 +211,20 @@ def test_a_task_that_cannot_start_is_an_invalid_attempt_not_a_crash(tmp_path, ta
     assert rows["needs-alpine"].reward is None and "does not map onto this host" in rows["needs-alpine"].error
     assert rows["needs-alpine"].environment == rows["fine"].environment == "local"
     assert results.overall.invalid_attempts == 1
+
+
+def test_a_function_that_crashes_is_its_generations_scored_failure_not_an_invalid_attempt(tmp_path):
+    """Were a crash invalid, a library whose code fails on hard tasks would drop exactly those from its Acc."""
+    from staging import staged
+
+    source = (REPO / "src/modularrsi/harness/baseline/modules/observation/limit_output.py").read_text()
+    crashing = staged(tmp_path, {"observation/limit_output": source.replace(
+        "    limit = ctx.params", "    raise KeyError('evolved code failed')\n    limit = ctx.params")})
+    out = tmp_path / "run"
+    result = run_cli("run", *task_args(SMALL[:1]), "--generation", str(crashing), "--model", "sim:perfect",
+                     "-k", "1", "--out", str(out))
+    assert result.returncode == 0, result.stderr[-2000:]
+    results = RunResults.model_validate_json((out / "results.json").read_text())
+    [row] = results.attempts
+    assert "FunctionError" in (row.error or "") and row.invalid is None and row.reward == 0.0
+    assert results.overall.invalid_attempts == 0 and results.overall.acc == 0.0

@@ -62,6 +62,8 @@ def environment_name(config: EnvironmentConfig) -> str:
 INFRA_ENDINGS = ("model_error", "budget")
 #: ``model_error`` details that *are* the harness's doing (the context module failed to shrink history).
 HARNESS_MODEL_ERRORS = ("ContextOverflow",)
+#: ``harness_error`` details that are the generation's own code failing: scored failures, never invalid.
+GENERATION_FAULTS = ("FunctionError",)
 
 
 class EnvironmentUnavailable(RuntimeError):
@@ -179,16 +181,21 @@ def infra_reason(result: Any) -> str | None:
 def invalid_reason(result: Any) -> str | None:
     """Why an attempt did not get a fair chance, or None: it is then left out of Acc and listed.
 
-    :func:`infra_reason`, and also (4) a harness crash (ending ``harness_error``: kernel or function code
-    failed, so the model never finished its episode) and (5) an exception before the episode began (no
-    agent ending recorded: the model could not be built — an unknown model, a missing script, a task the
-    simulator cannot play)."""
+    :func:`infra_reason`, and also (4) a harness crash (ending ``harness_error`` whose cause is not the
+    generation's own code: the function runtime could not start, ``RuntimeUnavailable``) and (5) an
+    exception before the episode began (no agent ending recorded: the model could not be built — an unknown
+    model, a missing script, a task the simulator cannot play).
+
+    A function of the generation that fails at run time (``FunctionError``: it raised, broke its contract,
+    ran out of time or memory) is that generation's failure, scored as the verifier finds the task: were it
+    invalid, a library whose code crashes on hard tasks would drop exactly those attempts from its Acc."""
     infra = infra_reason(result)
     if infra is not None:
         return infra
     meta = (result.agent_result.metadata or {}) if result.agent_result else {}
-    if meta.get("ending") == "harness_error":
-        return f"harness error: {str(meta.get('ending_detail') or '')[:200]}"
+    detail = str(meta.get("ending_detail") or "")
+    if meta.get("ending") == "harness_error" and not detail.startswith(GENERATION_FAULTS):
+        return f"harness error: {detail[:200]}"
     info = result.exception_info
     if info is not None and "ending" not in meta:
         first = (info.exception_message.strip().splitlines() or [""])[0]
