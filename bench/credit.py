@@ -9,6 +9,8 @@ gen_0 on a few held-out tasks, and scores what each promoted:
   ground truth only this script reads), a *false promotion* otherwise;
 - precision = right / promoted; recall = active fixable modes addressed by some promoted function /
   active fixable modes;
+- each world's evolution runs at its own seed (the world's), so the editor's draws and the attempt seeds
+  differ between worlds: eight replications, not one repeated eight times;
 - held-out gain = frozen − gen_0 Acc (paired, same seeds); best reachable gain = the same for gen_0 plus
   one mechanism per active mode (:data:`BEST`), evaluated on the same tasks and seeds;
 - trials spent = Harbor trials of the evolution (held-out evaluation excluded);
@@ -89,7 +91,7 @@ def evolve(world: SimWorld, method: str, tasks: list[Path], heldout: list[Path],
     run = out / f"w{world.seed}-{method}"
     gates: dict = {"anchors": 1, "max_evidence_tasks": evidence, **({"execution": {"alpha": alpha}} if alpha else {})}
     config = {"tasks": [str(t) for t in tasks], "model": f"sim:world-{world.seed}", "epochs": 1, "k": k,
-              "concurrency": n, "seed": 0, "eval_tasks": [str(t) for t in heldout], "eval_k": k,
+              "concurrency": n, "seed": world.seed, "eval_tasks": [str(t) for t in heldout], "eval_k": k,
               "max_directions": 1, "editor": {"retries": 0}, "aggregate": {"min_support": 1},
               "gates": gates}
     (out / f"{run.name}.yaml").write_text(yaml.safe_dump(config))
@@ -114,7 +116,7 @@ def best_gain(world: SimWorld, heldout: list[Path], k: int, n: int, out: Path) -
     where = out / f"w{world.seed}-best-eval"
     if not (where / "eval.json").is_file():
         cli("eval", "--generation", str(best_generation(world, out)), "--tasks", *map(str, heldout), "-k", str(k),
-            "-n", str(n), "--model", f"sim:world-{world.seed}", "--seed", str(derived_seed(0, "eval")),
+            "-n", str(n), "--model", f"sim:world-{world.seed}", "--seed", str(derived_seed(world.seed, "eval")),
             "--out", str(where), log=out / f"w{world.seed}-best.log")
     return acc_gain(where / "eval.json")
 
