@@ -50,7 +50,8 @@ def easy_tasks(count: int, only: list[str] | None = None) -> list[Path]:
 
 def config(args: argparse.Namespace) -> dict:
     link = {"model": args.model, "api_base": args.api_base, "api_key_env": args.key_env}
-    roles = {"agent": {**link, "temperature": args.agent_temperature, "timeout_s": args.timeout},
+    roles = {"agent": {**link, "temperature": args.agent_temperature, "timeout_s": args.timeout,
+                       "max_output_tokens": args.agent_max_tokens},
              "composer": {**link, "temperature": 0.0, "timeout_s": args.timeout, "max_output_tokens": 300},
              "analyst": {**link, "temperature": 0.0, "timeout_s": args.timeout, "max_output_tokens": 500},
              "editor": {**link, "temperature": 0.2, "timeout_s": args.timeout, "max_output_tokens": 1500},
@@ -188,6 +189,8 @@ def main() -> None:
     parser.add_argument("--max-turns", type=int, default=10)
     parser.add_argument("--editor-turns", type=int, default=8)
     parser.add_argument("--agent-temperature", type=float, default=0.7)
+    parser.add_argument("--agent-max-tokens", type=int, default=1024, help="cap on one agent reply (uncapped, "
+                        "the 1.5B model once generated for the whole 600 s of an episode in its first reply)")
     parser.add_argument("--timeout", type=float, default=600, help="per-call timeout, seconds (slow local model)")
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
