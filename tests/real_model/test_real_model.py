@@ -31,7 +31,9 @@ async def test_gen0_attempts_on_easy_tasks_are_all_recorded(real_roles, tmp_path
     assert results.overall.attempts == 2 and len(results.attempts) == 2
     for row in results.attempts:
         assert row.reward is not None or row.error, row  # a reward, or the reason there is none
-        assert row.steps >= 1 and row.input_tokens > 0 and row.output_tokens > 0
+        assert row.steps >= 1
+        # tokens are counted from the answers: only an episode cut by its time limit mid-reply may have none
+        assert (row.input_tokens > 0 and row.output_tokens > 0) or "AgentTimeoutError" in (row.error or ""), row
     assert (tmp_path / "run" / "results.json").is_file() and (tmp_path / "run" / "lock.json").is_file()
 
 
