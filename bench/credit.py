@@ -143,6 +143,19 @@ def timeouts(run: Path) -> int:
     return sum("did not finish within" in json.loads(line).get("reason", "") for line in lines if line.strip())
 
 
+def proposals(run: Path, active: set[str]) -> list[dict]:
+    """Every change the editor proposed: the catalogue function it wrote, whether that function undoes an
+    active mode (right), and how the gates ended it (so a miss reads as the editor's or the gate's)."""
+    rows = []
+    for path in sorted(run.glob("lanes/*/epoch_*/gates/*/record.json")):
+        record = json.loads(path.read_text())
+        written = [Path(f).stem for f in record.get("files", []) if f.startswith(f"modules/{record['module']}/")]
+        name = next((w for w in written if w in CATALOGUE), written[0] if written else "-")
+        rows.append({"function": name, "right": bool(ADDRESSES.get(name, set()) & active),
+                     "outcome": record["outcome"], "rejected_by": record.get("rejected_by")})
+    return rows
+
+
 def score(run: Path, world: SimWorld, best: float) -> dict:
     names = promoted(run)
     active = set(world.active_fixable)
@@ -151,7 +164,7 @@ def score(run: Path, world: SimWorld, best: float) -> dict:
     return {"world": world.seed, "active": sorted(active), "promoted": names, "right": len(right),
             "false": len(names) - len(right), "recall": len(covered) / len(active),
             "gain": acc_gain(run / "eval" / "eval.json"), "best_gain": best, "trials": trials(run),
-            "load_timeouts": timeouts(run)}
+            "load_timeouts": timeouts(run), "proposals": proposals(run, active)}
 
 
 def table(rows: list[dict]) -> str:
@@ -167,6 +180,21 @@ def table(rows: list[dict]) -> str:
         lines.append(f"| {method} | {len(mine)} | {promoted_n} | {precision} | {mean['recall']:.2f} | "
                      f"{sum(r['false'] for r in mine)} | {mean['gain']:+.3f} | {mean['best_gain']:+.3f} | "
                      f"{mean['trials']:.0f} | {sum(r['load_timeouts'] for r in mine)} |")
+    return "\n".join(lines)
+
+
+def proposal_table(rows: list[dict]) -> str:
+    """Per method: what the editor proposed against the ground truth, and where each proposal ended."""
+    lines = ["| method | proposals | right (undo an active mode) | promoted | rejected: static | review | execution "
+             "| right but rejected by execution |", "|---|---|---|---|---|---|---|---|"]
+    for method in METHODS:
+        mine = [p for r in rows if r["method"] == method for p in r["proposals"]]
+        if not any(r["method"] == method for r in rows):
+            continue
+        by = {gate: sum(p["rejected_by"] == gate for p in mine) for gate in ("static", "review", "execution")}
+        lines.append(f"| {method} | {len(mine)} | {sum(p['right'] for p in mine)} | "
+                     f"{sum(p['outcome'] == 'promoted' for p in mine)} | {by['static']} | {by['review']} | "
+                     f"{by['execution']} | {sum(p['right'] and p['rejected_by'] == 'execution' for p in mine)} |")
     return "\n".join(lines)
 
 
@@ -212,9 +240,12 @@ def main() -> None:
     (args.out / "credit.json").write_text(json.dumps(rows, indent=2) + "\n")
     for r in rows:
         print(f"world {r['world']} {r['method']:<11} active {','.join(r['active'])} | promoted "
-              f"{','.join(r['promoted']) or '-'} | gain {r['gain']:+.3f} (best {r['best_gain']:+.3f}) | "
+              f"{','.join(r['promoted']) or '-'} | proposed "
+              f"{','.join(p['function'] + ('*' if p['right'] else '') for p in r['proposals']) or '-'} | "
+              f"gain {r['gain']:+.3f} (best {r['best_gain']:+.3f}) | "
               f"{r['trials']} trials")
     print("\n" + table(rows) + "\n")
+    print(proposal_table(rows) + "\n")
     print(f"sim worlds (numbers show the machinery works, not what a real model would gain); "
           f"{time.monotonic() - start:.0f} s")
 
