@@ -4,20 +4,20 @@ For every good mechanism of ``modularrsi.evolve.catalogue`` this builds gen_0 + 
 sim editor, runs ``modularrsi run --tasks POOL -k K --seed S --generation DIR`` (model ``sim``), and
 prints Acc / Pass@k / Pass^k / mean steps per variant with the deltas against gen_0 run with the same
 seed (so attempt i of task t has the same sim seed in every variant: the comparison is paired), the
-attempt flips (fail→pass / pass→fail) with an exact two-sided sign test, and a few signals that show
+attempt flips (fail→pass / pass→fail), the tasks whose pass rate rose / fell with an exact two-sided sign
+test over tasks, and a few signals that show
 whether the mechanism acted at all. gen_0 is run first and again last with the same seed: the sim's
 replies depend on what the terminal shows when it is read (timing, hence machine load), so the repeat
 gives the noise floor of a paired difference. Numbers from ``sim`` say the machinery works, not what a real model
 would gain.
 
-    python bench/mechanisms.py [--tasks tasks/pool] [-k 3] [-n 8] [--seed 0] [--only trim_listing ...]
+    python bench/mechanisms.py [--tasks tasks/pool] [-k 3] [-n 8] [--seed 0] [--only trim_listing ...] [--out DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import re
 import subprocess
@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 from modularrsi.evolve.catalogue import CATALOGUE
+from modularrsi.evolve.gates.stats import task_sign_test_p
 from modularrsi.evolve.sim_editor import SimEditor
 from modularrsi.harness import BASELINE
 
@@ -47,13 +48,13 @@ def outcomes(results: dict) -> dict[tuple[str, int], bool]:
     return {(a["task"], a["attempt"]): (a["reward"] or 0) >= 1.0 for a in results["attempts"]}
 
 
-def sign_test(wins: int, losses: int) -> float:
-    """Exact two-sided sign test p-value (ties dropped)."""
-    n = wins + losses
-    if n == 0:
-        return 1.0
-    tail = sum(math.comb(n, i) for i in range(min(wins, losses) + 1)) / 2 ** n
-    return min(1.0, 2 * tail)
+def task_flips(base: dict[tuple[str, int], bool], variant: dict[tuple[str, int], bool]) -> tuple[int, int]:
+    """Tasks whose pass rate rose / fell against gen_0 over the same attempt seeds (the unit of evidence:
+    attempts of one task share its difficulty, so attempt flips overstate what a few tasks show)."""
+    diff: dict[str, int] = {}
+    for (task, attempt), passed in base.items():
+        diff[task] = diff.get(task, 0) + int(variant.get((task, attempt), False)) - int(passed)
+    return sum(d > 0 for d in diff.values()), sum(d < 0 for d in diff.values())
 
 
 def signals(run_dir: Path) -> dict[str, float]:
@@ -81,14 +82,15 @@ def signals(run_dir: Path) -> dict[str, float]:
 
 def table(rows: list[dict], base: dict) -> str:
     head = ("| variant            |   Acc | Pass@k | Pass^k | steps |   ΔAcc | ΔPass@k | ΔPass^k | Δsteps "
-            "| flips +/- | sign p |")
+            "| attempt flips +/- | tasks +/- | task sign p |")
     lines = [head, "|" + "|".join("-" * (len(c)) for c in head.split("|")[1:-1]) + "|"]
     for row in rows:
         o, b = row["overall"], base["overall"]
         d = {m: o[m] - b[m] for m in ("acc", "pass_at_k", "pass_hat_k", "mean_steps")}
         lines.append(f"| {row['name']:<18} | {o['acc']:.3f} | {o['pass_at_k']:6.3f} | {o['pass_hat_k']:6.3f} "
                      f"| {o['mean_steps']:5.2f} | {d['acc']:+.3f} | {d['pass_at_k']:+7.3f} | {d['pass_hat_k']:+7.3f} "
-                     f"| {d['mean_steps']:+6.2f} | {row['wins']:>4} / {row['losses']:<3}| {row['p']:6.3f} |")
+                     f"| {d['mean_steps']:+6.2f} | {row['wins']:>8} / {row['losses']:<8}| {row['tasks_up']:>4} / "
+                     f"{row['tasks_down']:<4}| {row['p']:11.3f} |")
     return "\n".join(lines)
 
 
@@ -103,21 +105,24 @@ def signal_table(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n(per attempt; obs KB = mean size of an observation message)"
 
 
-def main(tasks: Path, k: int, n: int, seed: int, only: list[str]) -> None:
-    root = Path(tempfile.mkdtemp(prefix="bench-mechanisms-"))
+def main(tasks: Path, k: int, n: int, seed: int, only: list[str], out: Path | None) -> None:
+    root = out or Path(tempfile.mkdtemp(prefix="bench-mechanisms-"))
+    root.mkdir(parents=True, exist_ok=True)
     editor = SimEditor(seed=seed, bad_rate=0.0)
     variants = [("gen_0", BASELINE)]
     for tag, entry in CATALOGUE.items():
         if not only or tag in only:
             staging = root / f"gen_{tag}"
-            editor.propose(entry.module, tag, BASELINE, staging, force="good")
+            if not (staging / "manifest.json").is_file():
+                editor.propose(entry.module, tag, BASELINE, staging, force="good")
             variants.append((tag, staging))
     variants.append(("gen_0 (repeat)", BASELINE))  # last: also shows drift in machine load over the bench
     rows, started = [], time.monotonic()
     for name, generation in variants:
         t0 = time.monotonic()
         out = root / ("run_" + re.sub(r"\W+", "_", name).strip("_"))
-        results = run(generation, out, tasks, k, n, seed)
+        done = out / "results.json"  # a finished variant (this --out before) is read, not run again
+        results = json.loads(done.read_text()) if done.is_file() else run(generation, out, tasks, k, n, seed)
         rows.append({"name": name, "overall": results["overall"], "outcomes": outcomes(results),
                      "signals": signals(out)})
         print(f"  {name}: {time.monotonic() - t0:.0f} s", file=sys.stderr)
@@ -126,7 +131,8 @@ def main(tasks: Path, k: int, n: int, seed: int, only: list[str]) -> None:
         pairs = [(base["outcomes"][key], row["outcomes"].get(key, False)) for key in base["outcomes"]]
         row["wins"] = sum(1 for b, v in pairs if v and not b)
         row["losses"] = sum(1 for b, v in pairs if b and not v)
-        row["p"] = sign_test(row["wins"], row["losses"])
+        row["tasks_up"], row["tasks_down"] = task_flips(base["outcomes"], row["outcomes"])
+        row["p"] = task_sign_test_p(row["tasks_up"], row["tasks_down"])
     o = base["overall"]
     print(f"gen_0 vs gen_0 + one catalogue mechanism; sim model (simulated: these numbers test the machinery, "
           f"not a real model); {o['tasks']} tasks x k={k}, run seed {seed} (paired attempt seeds); "
@@ -144,5 +150,7 @@ if __name__ == "__main__":
     parser.add_argument("-n", type=int, default=8, help="concurrent attempts")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", nargs="*", default=[], help="catalogue tags to bench (default: all)")
+    parser.add_argument("--out", type=Path, help="run directories here (default: a new temporary directory); "
+                        "variants already finished there are read, not run again")
     args = parser.parse_args()
-    main(args.tasks, args.k, args.n, args.seed, args.only)
+    main(args.tasks, args.k, args.n, args.seed, args.only, args.out)
