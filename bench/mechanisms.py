@@ -35,8 +35,10 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def run(generation: Path, out: Path, tasks: Path, k: int, n: int, seed: int) -> dict:
-    cmd = [sys.executable, "-m", "modularrsi.cli", "run", "--tasks", str(tasks), "-k", str(k), "-n", str(n),
-           "--seed", str(seed), "--generation", str(generation), "--out", str(out)]
+    """One variant's run; an interrupted one (its directory there, no results yet) is resumed, not redone."""
+    fresh = ["--tasks", str(tasks), "-k", str(k), "-n", str(n), "--seed", str(seed), "--generation", str(generation),
+             "--out", str(out)]
+    cmd = [sys.executable, "-m", "modularrsi.cli", "run", *(["--resume", str(out)] if out.exists() else fresh)]
     env = {**os.environ, "HARBOR_TELEMETRY": "0", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
     done = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=REPO)
     if done.returncode != 0:
