@@ -224,7 +224,7 @@ def main() -> None:
     def one(job: tuple[SimWorld, str]) -> dict | None:
         world, method = job
         run = args.out / f"w{world.seed}-{method}"
-        if args.score_only and not (run / "eval" / "eval.json").is_file():
+        if args.score_only and (best[world.seed] is None or not (run / "eval" / "eval.json").is_file()):
             return None
         try:
             run = evolve(world, method, tasks, heldout, args.k, args.n, args.out, args.alpha, args.evidence)
@@ -235,7 +235,8 @@ def main() -> None:
 
     with ThreadPoolExecutor(args.parallel) as pool:
         best = dict(zip([w.seed for w in worlds], pool.map(
-            lambda w: best_gain(w, heldout, args.k, args.n, args.out), worlds), strict=True))
+            lambda w: None if args.score_only and not (args.out / f"w{w.seed}-best-eval" / "eval.json").is_file()
+            else best_gain(w, heldout, args.k, args.n, args.out), worlds), strict=True))
         rows = [r for r in pool.map(one, [(w, m) for w in worlds for m in args.methods]) if r is not None]
     (args.out / "credit.json").write_text(json.dumps(rows, indent=2) + "\n")
     for r in rows:

@@ -1,6 +1,7 @@
 """Does the sim world respond to each catalogue mechanism? gen_0 vs gen_0 + one mechanism, paired seeds.
 
-For every good mechanism of ``modularrsi.evolve.catalogue`` this builds gen_0 + that mechanism with the
+For every mechanism of ``modularrsi.evolve.catalogue`` (right, inert and harmful alike; never a deliberately
+bad patch) this builds gen_0 + that mechanism with the
 sim editor, runs ``modularrsi run --tasks POOL -k K --seed S --generation DIR`` (model ``sim``), and
 prints Acc / Pass@k / Pass^k / mean steps per variant with the deltas against gen_0 run with the same
 seed (so attempt i of task t has the same sim seed in every variant: the comparison is paired), the
