@@ -128,6 +128,27 @@ def test_api_key_never_lands_in_the_run_directory(tmp_path):
     assert leaked == []
 
 
+def test_the_agent_roles_reply_cap_reaches_every_request_of_a_trial(tmp_path):
+    """``roles.agent.max_output_tokens`` is sent as max_tokens on every agent call inside the trial (an
+    uncapped reply of a slow local model can run for minutes), and the composer gets its own settings."""
+    from modularrsi.models.fake_server import FakeOpenAIServer
+    from modularrsi.models.roles import ModelSettings
+
+    composer = ModelSettings(model="openai/fake-model", max_output_tokens=32, structured_output=False)
+    assert composer.agent_kwargs() == {"timeout_s": 120.0, "max_output_tokens": 32}
+    assert composer.backend_kwargs()["structured_output"] is False
+    done = json.dumps({"analysis": "a", "plan": "p", "commands": [], "task_complete": True})
+    with FakeOpenAIServer(responder=lambda request: done) as server:
+        config = tmp_path / "config.yaml"
+        config.write_text(f"tasks: [{POOL / SMALL[0]}]\nk: 2\nroles:\n  agent:\n    model: openai/fake-model\n"
+                          f"    api_base: '{server.base_url}'\n    api_key_env: MODULARRSI_TEST_KEY\n"
+                          "    max_output_tokens: 64\n    max_retries: 0\n")
+        result = run_cli("run", "--config", str(config), "--out", str(tmp_path / "run"),
+                         env={"MODULARRSI_TEST_KEY": "k"})
+        assert result.returncode == 0, result.stderr[-3000:]
+        assert len(server.requests) >= 2 and {r.get("max_tokens") for r in server.requests} == {64}
+
+
 def test_k3_attempts_of_a_real_model_are_three_separate_attempts_not_one_cached_answer(tmp_path):
     """Each of 3 attempts (one at a time) asks the model itself; an attempt re-run on resume is answered
     from the cache (same task, attempt index and seed), so the resumed run asks nothing again."""

@@ -60,6 +60,9 @@ class ModularAgentOptions(AgentOptions):
                                       "what LiteLLM knows of the model, else 1,000,000 (Terminus-2's fallback).")
     timeout_s: float = Field(default=600.0, gt=0, description="Per-call model read timeout in seconds (600: "
                              "LiteLLM's default, which Terminus-2 uses).")
+    max_output_tokens: int | None = Field(default=None, gt=0, description="Cap on one model reply's tokens (the "
+                                          "request's max_tokens; a reply cut off there is a recorded outcome); "
+                                          "None: the endpoint's own limit.")
     max_retries: int = Field(default=2, ge=0, description="Retries of a failed model call (rate limits, 5xx, "
                              "timeouts; never client errors), 4 s apart at first (see the README's deliberate "
                              "differences from Terminus-2).")
@@ -120,6 +123,7 @@ class ModularAgent(BaseAgent):
         settings = {k: v for k, v in {"api_base": opts.api_base, "api_key_env": opts.api_key_env,
                                       "temperature": opts.temperature, "context_limit": opts.context_limit,
                                       "timeout_s": opts.timeout_s, "cache_path": opts.cache_path,
+                                      "max_output_tokens": opts.max_output_tokens,
                                       "max_retries": opts.max_retries, "backoff_s": RETRY_BACKOFF_S,
                                       "budget_path": opts.budget_path, "max_tokens": opts.max_tokens,
                                       "max_cost_usd": opts.max_cost_usd}.items() if v is not None}

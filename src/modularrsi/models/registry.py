@@ -22,7 +22,8 @@ def make_model(name: str, *, privileged: dict[str, Any] | None = None, cache_pat
         from modularrsi.models.cache import CachedModel, ResponseCache
 
         model = CachedModel(model, ResponseCache(Path(cache_path)),
-                            {k: v for k, v in settings.items() if k in ("temperature", "extra")}, cache_scope)
+                            {k: v for k, v in settings.items() if k in ("temperature", "max_output_tokens", "extra")},
+                            cache_scope)
     if budget_path is not None or max_tokens is not None or max_cost_usd is not None:
         from modularrsi.models.budget import BudgetLedger, MeteredModel
 

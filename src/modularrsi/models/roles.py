@@ -4,9 +4,10 @@ Each role names its own model and connection; an unset role falls back to the ag
 except the reviewer, which should be a different model from the editor (a warning says so when it
 is not). API keys are never part of a setting: ``api_key_env`` names the environment variable.
 
-Two views of a setting: :meth:`ModelSettings.kwargs` is the connection every role understands (the
-agent's options take exactly these), :meth:`ModelSettings.backend_kwargs` adds what only the model
-layer reads (reply cap, retries, JSON-schema output) for the roles the evolution builds itself.
+Three views of a setting: :meth:`ModelSettings.kwargs` is the connection every role understands,
+:meth:`ModelSettings.agent_kwargs` adds the reply cap and retries (options of the agent in a trial),
+and :meth:`ModelSettings.backend_kwargs` adds everything the model layer reads (also JSON-schema
+output) for the models the evolution builds itself (composer, analyst, editor, reviewer).
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 Role = Literal["agent", "composer", "analyst", "editor", "reviewer"]
 ROLES: tuple[Role, ...] = ("agent", "composer", "analyst", "editor", "reviewer")
-#: Settings only the model layer reads (never passed to the agent's options).
+#: Settings only the model layer reads (not part of the plain connection).
 BACKEND_ONLY = frozenset({"max_output_tokens", "max_retries", "structured_output"})
+#: Of those, what the agent in a trial takes as options too (it asks for no structured replies).
+AGENT_OPTIONS = frozenset({"max_output_tokens", "max_retries"})
 
 
 class ModelSettings(BaseModel):
@@ -43,6 +46,10 @@ class ModelSettings(BaseModel):
     def kwargs(self) -> dict[str, Any]:
         """Connection keyword arguments every role takes (no model name, no None values)."""
         return {k: v for k, v in self.model_dump(exclude={"model", *BACKEND_ONLY}).items() if v is not None}
+
+    def agent_kwargs(self) -> dict[str, Any]:
+        """:meth:`kwargs` plus the reply cap and retries, as options of the agent in a trial."""
+        return {k: v for k, v in self.backend_kwargs().items() if k not in BACKEND_ONLY - AGENT_OPTIONS}
 
     def backend_kwargs(self) -> dict[str, Any]:
         """:meth:`kwargs` plus the model layer's own settings, for ``make_model``."""

@@ -116,10 +116,10 @@ class Runner:
         model = cfg.model
         if cfg.roles is not None:
             model = cfg.roles.agent.model
-            kwargs = {**cfg.roles.agent.kwargs(), **kwargs}
+            kwargs = {**cfg.roles.agent.agent_kwargs(), **kwargs}
             if cfg.roles.composer is not None:
                 kwargs.update(composer="task-aware", composer_model=cfg.roles.composer.model,
-                              composer_settings=cfg.roles.composer.kwargs())
+                              composer_settings=cfg.roles.composer.backend_kwargs())
         return AgentConfig(import_path=cfg.agent, model_name=model, kwargs=kwargs)
 
     async def _run_one(self, job: Job, slots: asyncio.Semaphore) -> None:
