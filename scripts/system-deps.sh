@@ -8,8 +8,9 @@ missing=()
 for p in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-configure_engine() {  # podman needs a containers.conf on hosts like these (see engine-setup.sh)
-  if [ "$(id -u)" = 0 ] && command -v podman >/dev/null && [ ! -e /etc/containers/containers.conf ]; then
+configure_engine() {  # podman's containers.conf and docker's compose plugin (see engine-setup.sh)
+  if [ "$(id -u)" = 0 ] && command -v podman >/dev/null \
+     && { [ ! -e /etc/containers/containers.conf ] || ! docker compose version >/dev/null 2>&1; }; then
     "$here/engine-setup.sh"
   fi
 }

@@ -1,4 +1,4 @@
-"""Offline base images and a Dockerfile-built task through Harbor's own podman environment."""
+"""Offline base images and a Dockerfile-built task through Harbor's own podman and docker environments."""
 
 from __future__ import annotations
 
@@ -117,19 +117,29 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([*CLI, *args], capture_output=True, text=True, env=env, timeout=1800)
 
 
-@needs_engine
-def test_terminal_bench_style_task_validates_through_podman(tmp_path):
-    task = terminal_bench_style_task(tmp_path / "tasks")
+BOOTSTRAPPED: set[str] = set()
+
+
+def bootstrap_bases(engine) -> None:
+    """The task's two base names, bootstrapped from Debian's archive into ``engine`` (once a session)."""
+    if engine.name in BOOTSTRAPPED:
+        return
     bases = ["debian:bookworm-slim", "public.ecr.aws/docker/library/debian:bookworm-slim"]
     ca = ["--trust-host-ca"] if HOST_CA.is_file() else []
-    booted = run_cli("images", "bootstrap", *bases, "--engine", ENGINE.name, *ca)
+    booted = run_cli("images", "bootstrap", *bases, "--engine", engine.name, *ca)
     assert booted.returncode == 0, booted.stderr
-    assert [n.status for n in list_needs([task], ENGINE)] == ["present", "present"]
+    BOOTSTRAPPED.add(engine.name)
+
+
+def test_terminal_bench_style_task_validates_through_each_engine(tmp_path, engine):
+    task = terminal_bench_style_task(tmp_path / "tasks")
+    bootstrap_bases(engine)
+    assert [n.status for n in list_needs([task], engine)] == ["present", "present"]
 
     refused = run_cli("tasks", "validate", str(task), "--env", "local", "--out", str(tmp_path / "local"))
     assert refused.returncode == 1 and "multi-stage build" in refused.stdout  # outside LocalSandbox's subset
 
-    result = run_cli("tasks", "validate", str(task), "--env", ENGINE.name, "--out", str(tmp_path / "out"))
+    result = run_cli("tasks", "validate", str(task), "--env", engine.name, "--out", str(tmp_path / "out"))
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     report = json.loads((tmp_path / "out" / "validation.json").read_text())
     assert (report["passed"], report["failed"]) == (1, 0)
@@ -175,15 +185,15 @@ echo "$net $procs $mem" > /app/probe.txt
 """
 
 
-@needs_engine
 @pytest.mark.parametrize("internet", [False, True])
-async def test_container_trials_keep_the_task_network_memory_and_process_limits(tmp_path, internet):
+async def test_container_trials_keep_the_task_network_memory_and_process_limits(tmp_path, internet, engine):
     import socket as sockets
 
     from harbor.models.trial.config import AgentConfig
 
     from modularrsi.tasks.trials import environment_config, run_trial
 
+    bootstrap_bases(engine)
     listener = sockets.socket()
     listener.bind(("0.0.0.0", 0))  # reached only through the trial's own container network, if at all
     listener.listen()
@@ -195,7 +205,7 @@ async def test_container_trials_keep_the_task_network_memory_and_process_limits(
                                             "echo 1 > /logs/verifier/reward.txt\n")
     try:
         outcome = await run_trial(task, AgentConfig(name="oracle"), tmp_path / "trials",
-                                  environment_config(ENGINE.name), f"probe-{internet}")
+                                  environment_config(engine.name), f"probe-{internet}")
     finally:
         listener.close()
     assert outcome.exception is None, outcome.exception
@@ -204,21 +214,21 @@ async def test_container_trials_keep_the_task_network_memory_and_process_limits(
     assert int(procs) < 64 and mem == "killed"
 
 
-@needs_engine
-async def test_allowlist_tasks_are_refused_when_the_proxy_image_cannot_be_had(tmp_path):
+async def test_allowlist_tasks_are_refused_when_the_proxy_image_cannot_be_had(tmp_path, engine):
     from harbor.models.trial.config import AgentConfig
 
-    from modularrsi.engines.offline import OfflinePodman
+    from modularrsi.engines.offline import OfflineDocker, OfflinePodman
     from modularrsi.tasks.trials import environment_config, run_trial
 
-    if ENGINE.name != "podman" or not OfflinePodman.sidecar_standin_needed():
+    bootstrap_bases(engine)
+    if not {"podman": OfflinePodman, "docker": OfflineDocker}[engine.name].sidecar_standin_needed():
         pytest.skip("Harbor's egress proxy image is present here: allowlist mode runs as Harbor's")
     task = terminal_bench_style_task(tmp_path / "tasks")
     toml = (task / "task.toml").read_text().replace("allow_internet = false",
                                                      'network_mode = "allowlist"\nallowed_hosts = ["example.org"]')
     (task / "task.toml").write_text(toml)
-    outcome = await run_trial(task, AgentConfig(name="oracle"), tmp_path / "trials", environment_config("podman"),
-                              "allowlist")
+    outcome = await run_trial(task, AgentConfig(name="oracle"), tmp_path / "trials",
+                              environment_config(engine.name), "allowlist")
     assert outcome.reward is None and "network_mode='allowlist' needs Harbor's gost egress proxy" in outcome.exception
 
 

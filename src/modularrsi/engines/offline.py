@@ -1,7 +1,8 @@
-"""Harbor's podman environment on a machine without an image registry (``--env podman``).
+"""Harbor's podman and docker environments on a machine without an image registry (``--env podman``,
+``--env docker``).
 
-It is Harbor's ``PodmanEnvironment`` unchanged wherever the registry's images are there; where they
-are not, three stand-ins take their place:
+Each is Harbor's own environment (``PodmanEnvironment``, ``DockerEnvironment``) unchanged wherever the
+registry's images are there; where they are not, three stand-ins take their place:
 
 - **the kernel probe** Harbor runs before turning on network control (a digest-pinned Alpine image)
   runs its same script in the local Debian base instead (``modularrsi images bootstrap``);
@@ -31,6 +32,8 @@ from pathlib import Path
 from typing import Any, override
 
 from harbor.environments.docker import EGRESS_CONTROL_SIDECAR_CONTEXT_PATH
+from harbor.environments.docker.docker import DockerEnvironment
+from harbor.environments.docker.utils import default_docker_platform
 from harbor.environments.podman import PodmanEnvironment
 from harbor.models.task.config import NetworkMode, NetworkPolicy
 
@@ -40,43 +43,54 @@ GOST_STANDIN = "#!/bin/sh\n# Stand-in for gost: proxies nothing (no-network mode
 _PINNED_FROM = re.compile(r"^(\s*FROM\s+(?:--\S+\s+)*)(\S+)@sha256:[0-9a-f]+", re.IGNORECASE | re.MULTILINE)
 
 
-def _engine(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run(["podman", *args], capture_output=True, timeout=timeout)
+def _engine(engine: str, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run([engine, *args], capture_output=True, timeout=timeout)
+
+
+def _has_image(engine: str, ref: str) -> bool:
+    return _engine(engine, "image", "inspect", ref).returncode == 0
 
 
 @functools.cache
-def local_base() -> str | None:
+def local_base(engine: str = "podman") -> str | None:
     """The local Debian base the stand-ins build on (``images bootstrap`` makes it), if any."""
-    return next((ref for ref in LOCAL_BASES if _engine("image", "exists", ref).returncode == 0), None)
+    return next((ref for ref in LOCAL_BASES if _has_image(engine, ref)), None)
 
 
-def registry_image_missing(dockerfile: Path) -> bool:
+def registry_image_missing(dockerfile: Path, engine: str = "podman") -> bool:
     """True when a FROM of ``dockerfile`` names an image the engine does not hold."""
     images = re.findall(r"^\s*FROM\s+(?:--\S+\s+)*(\S+)", dockerfile.read_text(), re.IGNORECASE | re.MULTILINE)
-    return any(_engine("image", "exists", image).returncode != 0 for image in images)
+    return any(not _has_image(engine, image) for image in images)
 
 
-class OfflinePodman(PodmanEnvironment):
-    """Harbor's podman environment, with local stand-ins for registry images it cannot pull."""
+class _Offline:
+    """What both offline environments add to Harbor's: the stand-ins, the kept image, the process
+    ceiling. Mixed in ahead of Harbor's class; ``ENGINE`` names the engine's CLI."""
+
+    ENGINE = "podman"
+    _EGRESS_CONTROL_KERNEL_PROBE_IMAGE: str
+    _EGRESS_CONTROL_KERNEL_PROBE_SCRIPT: str
 
     def __init__(self, environment_dir: Path, *args: Any, trial_paths: Any = None, **kwargs: Any) -> None:
         self._task_toml = Path(environment_dir).parent / "task.toml"  # the task's, not the unpinned copy's
-        environment_dir = unpinned_copy(environment_dir, trial_paths.trial_dir) if trial_paths else environment_dir
+        if trial_paths:
+            environment_dir = unpinned_copy(environment_dir, trial_paths.trial_dir, self.ENGINE)
         super().__init__(environment_dir, *args, trial_paths=trial_paths, **kwargs)
 
     @classmethod
     @functools.cache
     @override
     def _egress_control_kernel_support(cls) -> bool:
-        probe = cls._EGRESS_CONTROL_KERNEL_PROBE_IMAGE
-        if _engine("image", "exists", probe).returncode == 0 or local_base() is None:
+        base = local_base(cls.ENGINE)
+        if _has_image(cls.ENGINE, cls._EGRESS_CONTROL_KERNEL_PROBE_IMAGE) or base is None:
             return super()._egress_control_kernel_support()
-        done = _engine("container", "run", "--rm", local_base(), "sh", "-c", cls._EGRESS_CONTROL_KERNEL_PROBE_SCRIPT)
+        script = cls._EGRESS_CONTROL_KERNEL_PROBE_SCRIPT
+        done = _engine(cls.ENGINE, "container", "run", "--rm", base, "sh", "-c", script)
         return done.returncode == 0
 
     @classmethod
     def sidecar_standin_needed(cls) -> bool:
-        return registry_image_missing(EGRESS_CONTROL_SIDECAR_CONTEXT_PATH / "Dockerfile")
+        return registry_image_missing(EGRESS_CONTROL_SIDECAR_CONTEXT_PATH / "Dockerfile", cls.ENGINE)
 
     @override
     def validate_network_policy_support(self, network_policy: NetworkPolicy | None = None) -> None:
@@ -89,7 +103,7 @@ class OfflinePodman(PodmanEnvironment):
     @override
     async def _ensure_egress_control_sidecar_image_built(self) -> None:
         if self.sidecar_standin_needed():
-            build_sidecar_standin(self._standin_name())
+            build_sidecar_standin(self.ENGINE, await self._standin_name())
         await super()._ensure_egress_control_sidecar_image_built()
 
     @override
@@ -109,12 +123,28 @@ class OfflinePodman(PodmanEnvironment):
         path.write_text(json.dumps(compose))
         return path
 
-    def _standin_name(self) -> str:
+    async def _standin_name(self) -> str:
+        """Harbor's content-addressed name for the sidecar image, so that Harbor finds the stand-in
+        and skips its own build (docker's hash covers the daemon's platform, podman's does not)."""
         from harbor.utils.container_cache import docker_build_context_hash
 
-        hash_key = docker_build_context_hash(context=self._EGRESS_CONTROL_SIDECAR_CONTEXT_PATH,
-                                             dockerfile_path=self._egress_control_sidecar_dockerfile_path())
+        docker = {"build_args": {}, "platform": await default_docker_platform()} if self.ENGINE == "docker" else {}
+        hash_key = docker_build_context_hash(context=EGRESS_CONTROL_SIDECAR_CONTEXT_PATH,
+                                             dockerfile_path=self._egress_control_sidecar_dockerfile_path(),
+                                             **docker)
         return f"{self._EGRESS_CONTROL_SIDECAR_DOCKER_NAME}--{hash_key}"
+
+
+class OfflinePodman(_Offline, PodmanEnvironment):
+    """Harbor's podman environment, with local stand-ins for registry images it cannot pull."""
+
+    ENGINE = "podman"
+
+
+class OfflineDocker(_Offline, DockerEnvironment):
+    """Harbor's docker environment, with local stand-ins for registry images it cannot pull."""
+
+    ENGINE = "docker"
 
 
 def pids_max(task_toml: Path, default: int = 1024) -> int:
@@ -125,11 +155,11 @@ def pids_max(task_toml: Path, default: int = 1024) -> int:
     return int(value) if isinstance(value, int) and value > 0 else default
 
 
-def build_sidecar_standin(name: str) -> None:
+def build_sidecar_standin(engine: str, name: str) -> None:
     """Build the sidecar stand-in under ``name`` (Harbor's content-addressed tag) unless it exists."""
-    if _engine("image", "exists", name).returncode == 0:
+    if _has_image(engine, name):
         return
-    base = local_base()
+    base = local_base(engine)
     if base is None:
         raise RuntimeError("no local Debian base for the network-control stand-in; run "
                            "'modularrsi images bootstrap debian:bookworm-slim' first")
@@ -149,13 +179,13 @@ def build_sidecar_standin(name: str) -> None:
             "COPY gost /bin/gost\n"
             "RUN chmod 755 /opt/egress-sidecar/entrypoint.sh /usr/local/bin/network-policy /bin/gost\n"
             "LABEL org.modularrsi.standin=harbor-egress-sidecar\n")
-        done = _engine("build", "-q", "-t", name, str(context), timeout=900)
+        done = _engine(engine, "build", "-q", "-t", name, str(context), timeout=900)
         if done.returncode != 0:
             tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or [""]
             raise RuntimeError(f"building the network-control stand-in failed: {tail[0]}")
 
 
-def unpinned_copy(environment_dir: Path, trial_dir: Path) -> Path:
+def unpinned_copy(environment_dir: Path, trial_dir: Path, engine: str = "podman") -> Path:
     """``environment_dir`` itself, or — when its Dockerfile pins a base by digest that the engine has
     only by tag — a copy under the trial directory whose FROM lines drop the digest."""
     dockerfile = environment_dir / "Dockerfile"
@@ -163,7 +193,7 @@ def unpinned_copy(environment_dir: Path, trial_dir: Path) -> Path:
         return environment_dir
     text = dockerfile.read_text()
     pinned = [m.group(2) for m in _PINNED_FROM.finditer(text)]
-    if not pinned or any(_engine("image", "exists", ref).returncode != 0 for ref in pinned):
+    if not pinned or any(not _has_image(engine, ref) for ref in pinned):
         return environment_dir
     copy = trial_dir / "environment-unpinned"
     if copy.exists():

@@ -16,7 +16,8 @@ ENV_HELP = ("auto (per task: local when its Dockerfile fits LocalSandbox, else p
 #: Short names that are ours; every Harbor environment type name is accepted too. ``podman`` is Harbor's
 #: podman environment with local stand-ins for registry images this machine cannot pull
 #: (:mod:`modularrsi.engines.offline`; identical to Harbor's where those images are present).
-LOCAL_ENVIRONMENTS = {"local": "modularrsi.sandbox:LocalSandbox", "podman": "modularrsi.engines.offline:OfflinePodman"}
+LOCAL_ENVIRONMENTS = {"local": "modularrsi.sandbox:LocalSandbox", "podman": "modularrsi.engines.offline:OfflinePodman",
+                      "docker": "modularrsi.engines.offline:OfflineDocker"}
 
 
 def check_environment_name(name: str) -> str:
