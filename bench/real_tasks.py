@@ -4,7 +4,8 @@ environment costs per trial.
     python bench/real_tasks.py sample REPO... [--n 30] [--seed 2026] --out TASKS_DIR  # git clones of task sets
     python bench/real_tasks.py summary TASKS_DIR OUT_DIR      # after: modularrsi tasks validate TASKS_DIR
                                                               #          --env auto --out OUT_DIR
-    python bench/real_tasks.py timing TASK [--repeats 2]      # podman cold / cached, and local when it fits
+    python bench/real_tasks.py timing TASK [--repeats 2] [--engines podman docker]
+                                                              # each engine cold / cached, and local when it fits
 
 ``sample`` draws tasks at random from git clones of public task sets, among the complete ones (a
 task.toml beside instruction.md, environment/Dockerfile, solution/solve.sh and tests/test.sh, at the
@@ -13,8 +14,9 @@ trial directories and prints: the share of
 tasks that parse (task.toml loads, the Dockerfile's base images can be read), the share that validate
 (oracle 1, nop 0) among all and among those whose base image is Debian-based, the environment
 ``auto`` chose per task, and every other task's reason, grouped. ``timing`` runs the oracle of one
-task in sequence — podman with its image removed (a cold build), podman again (the cached build),
-LocalSandbox when the Dockerfile fits its subset — and prints each trial's phases from Harbor's
+task in sequence — on each engine (default: every one that answers here) with the task's images removed
+(a cold build), then again (the cached build), then LocalSandbox when the Dockerfile fits its
+subset — and prints each trial's phases from Harbor's
 result.json: environment set-up, agent, verifier, and the overhead (everything but agent and verifier).
 Nothing here is tuned per task; the numbers are only what the trials wrote.
 """
@@ -35,6 +37,7 @@ from pathlib import Path
 
 from harbor.models.trial.config import AgentConfig
 
+from modularrsi.engines.engine import ENGINES, Engine
 from modularrsi.engines.images import from_images
 from modularrsi.engines.refs import parse_ref
 from modularrsi.offline import apply_offline_defaults
@@ -127,17 +130,17 @@ def phases(trial_dir: Path) -> dict[str, float]:
             "overhead": total - agent - verifier, "total": total, "reward": reward}
 
 
-def drop_images(task: str) -> None:
-    """Remove every image podman built for ``task`` (its layers go with them: the next build is cold)."""
-    listed = subprocess.run(["podman", "images", "--format", "{{.Repository}}"], capture_output=True, text=True)
-    names = sorted({n for n in listed.stdout.split() if n.startswith(f"localhost/{task}")})
+def drop_images(engine: str, task: str) -> None:
+    """Remove every image ``engine`` built for ``task`` (its layers go with them: the next build is cold)."""
+    listed = subprocess.run([engine, "images", "--format", "{{.Repository}}"], capture_output=True, text=True)
+    names = sorted({n for n in listed.stdout.split() if n.rpartition("/")[2].startswith(f"{task}-")})
     if names:
-        subprocess.run(["podman", "rmi", "-f", *names], capture_output=True)
-    subprocess.run(["podman", "image", "prune", "-f"], capture_output=True)
+        subprocess.run([engine, "rmi", "-f", *names], capture_output=True)
+    subprocess.run([engine, "image", "prune", "-f"], capture_output=True)
 
 
-async def timing(task: Path, repeats: int) -> None:
-    plan = [("podman", "cold", True)] + [("podman", "cached", False)] * repeats
+async def timing(task: Path, repeats: int, engines: list[str]) -> None:
+    plan = [(engine, label, label == "cold") for engine in engines for label in ["cold"] + ["cached"] * repeats]
     try:
         if auto_choice(task, engine=None) == "local":
             plan += [("local", "", False)] * (repeats + 1)
@@ -147,7 +150,7 @@ async def timing(task: Path, repeats: int) -> None:
     with tempfile.TemporaryDirectory(prefix="bench-real-") as tmp:
         for i, (env, label, cold) in enumerate(plan):
             if cold:
-                drop_images(task.name)
+                drop_images(env, task.name)
             outcome = await run_trial(task, AgentConfig(name="oracle"), Path(tmp), env, f"{task.name}-{i}")
             if outcome.exception:
                 print(f"{env} {label}: trial failed: {outcome.exception[:300]}")
@@ -197,6 +200,7 @@ def main() -> None:
     t = commands.add_parser("timing")
     t.add_argument("task", type=Path)
     t.add_argument("--repeats", type=int, default=2)
+    t.add_argument("--engines", nargs="*", choices=ENGINES, help="default: every engine that answers here")
     args = parser.parse_args()
     apply_offline_defaults()
     if args.command == "sample":
@@ -204,7 +208,8 @@ def main() -> None:
     elif args.command == "summary":
         summary(args.tasks.resolve(), args.out.resolve())
     else:
-        asyncio.run(timing(args.task.resolve(), args.repeats))
+        engines = args.engines if args.engines is not None else [e for e in ENGINES if Engine(e).answers()]
+        asyncio.run(timing(args.task.resolve(), args.repeats, engines))
 
 
 if __name__ == "__main__":
