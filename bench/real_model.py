@@ -30,6 +30,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
+from datetime import datetime
 from pathlib import Path
 
 import yaml
@@ -95,29 +97,54 @@ def read_json(path: Path) -> dict | list | None:
 
 
 def reply_stats(sample_dir: Path) -> dict:
-    """Agent replies, parse refusals, refusals citing an invalid escape, over every trial of a sample."""
+    """Agent replies, parse refusals, refusals citing an invalid escape, replies cut at the output cap (answered
+    with Terminus-2's "you exceeded" message), over every trial of a sample."""
     from modularrsi.evolve.signals import signals_of
 
-    turns = refused = escape = 0
+    turns = refused = escape = cut = 0
     for trial in sorted(p for p in (sample_dir / "trials").iterdir() if p.is_dir()):
         facts = signals_of(trial)
         turns, refused = turns + facts.turns, refused + facts.parse_errors
         for trajectory in trial.rglob("trajectory*.json"):
+            cut += trajectory.read_text(errors="replace").count("were performed because you exceeded")
             escape += sum(bool(ESCAPE.search(json.dumps(s))) for s in (read_json(trajectory) or {}).get("steps", [])
                           if "parse" in json.dumps(s).lower())
     return {"agent_replies": turns, "parse_refusals": refused, "malformed_rate": refused / turns if turns else None,
-            "refusals_citing_invalid_escape": escape}
+            "refusals_citing_invalid_escape": escape, "replies_cut_at_the_output_cap": cut}
+
+
+def finished_attempts(sample_dir: Path) -> dict:
+    """What the finished trials of an interrupted sample say (no metrics file is written until it ends):
+    reward share, turns, tokens, wall time per attempt, and how the episodes ended."""
+    rows = [read_json(p) for p in sorted((sample_dir / "trials").glob("*/result.json"))]
+    rows = [r for r in rows if r]
+    if not rows:
+        return {"attempts": 0}
+    rewards = [((r.get("verifier_result") or {}).get("rewards") or {}).get("reward") or 0.0 for r in rows]
+    agents = [r.get("agent_result") or {} for r in rows]
+    meta = [a.get("metadata") or {} for a in agents]
+    walls = [(datetime.fromisoformat(r["finished_at"]) - datetime.fromisoformat(r["started_at"])).total_seconds()
+             for r in rows]
+    return {"attempts": len(rows), "tasks_touched": len({r["task_name"] for r in rows}),
+            "acc_of_finished": sum(rewards) / len(rows),
+            "mean_turns": sum(m.get("turns", 0) for m in meta) / len(rows),
+            "input_tokens": sum(a.get("n_input_tokens") or 0 for a in agents),
+            "output_tokens": sum(a.get("n_output_tokens") or 0 for a in agents),
+            "mean_wall_s": sum(walls) / len(rows), "max_wall_s": max(walls),
+            "endings": dict(Counter(m.get("ending", "?") for m in meta))}
 
 
 def gen0(run_dir: Path, lane: str) -> dict:
     sample = read_json(run_dir / "lanes" / lane / "epoch_0" / "sample.json")
-    if sample is None:
-        return {"status": "no sample written"}
-    sample_dir = run_dir / sample["run"]
+    started = sorted(p.parent for p in (run_dir / "samples").glob("*/trials"))  # the lane's first sample, running
+    if sample is None and not started:
+        return {"status": "no sample started"}
+    sample_dir = run_dir / sample["run"] if sample else started[0]
     results = read_json(sample_dir / "results.json")
     if results is None:
-        done = len([p for p in (sample_dir / "trials").glob("*/result.json")])
-        return {"status": f"sample unfinished ({done} attempts finished)", **reply_stats(sample_dir)}
+        partial = finished_attempts(sample_dir)
+        return {"status": f"sample unfinished ({partial['attempts']} attempts finished)", **partial,
+                **reply_stats(sample_dir)}
     o = results["overall"]
     keep = ("tasks", "attempts", "k", "acc", "pass_at_k", "pass_hat_k", "mean_steps", "input_tokens",
             "output_tokens", "wall_s", "invalid_attempts", "all_pass_share", "mixed_share", "all_fail_share")
