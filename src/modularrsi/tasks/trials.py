@@ -96,6 +96,13 @@ def auto_choice(task_dir: Path, engine: str | None = "detect") -> str:
 
 
 @functools.cache
+def _answers(engine: str) -> bool:
+    from modularrsi.engines.engine import Engine
+
+    return Engine(engine).answers()
+
+
+@functools.cache
 def _engine_here() -> str | None:
     from modularrsi.engines.engine import find_engine
 
@@ -108,6 +115,10 @@ def resolve_environment(name: str, task_dir: Path,
     """The environment that runs ``task_dir``: ``name`` itself, or for ``auto`` the per-task choice."""
     chosen = auto_choice(task_dir) if name == "auto" else name
     if chosen in ("podman", "docker"):
+        if not _answers(chosen):
+            start = "start its daemon (dockerd &) or " if chosen == "docker" else ""
+            raise EnvironmentUnavailable(f"{task_dir.name}: {chosen} does not answer here ('{chosen} info' "
+                                         f"fails): {start}run scripts/engine-setup.sh as root")
         check_base_images(task_dir, chosen)
     return chosen, environment_config(chosen, kwargs)
 
