@@ -197,3 +197,21 @@ def test_command_line_server(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+async def test_an_unpriced_model_costs_zero_and_is_entered_in_litellms_map_without_limits(caplog, capfd):
+    from modularrsi.harness.model_limits import FALLBACK_CONTEXT_LIMIT, model_limits
+    from modularrsi.models.litellm_backend import litellm_module
+
+    name = "openai/unpriced-test-model"
+    with FakeOpenAIServer(["one", "two", "three"]) as server, caplog.at_level(logging.WARNING):
+        model = make_model(server, name)
+        first, second = await model.complete(MESSAGES), await model.complete(MESSAGES)
+        known = await make_model(server, "openai/gpt-4o-mini").complete(MESSAGES)
+    assert first.cost_usd == second.cost_usd == 0.0
+    assert litellm_module().model_cost[name]["input_cost_per_token"] == 0.0  # priced fast from now on
+    assert model.context_limit() == DEFAULT_CONTEXT_LIMIT  # the entry claims no limits
+    assert model_limits(name) == (FALLBACK_CONTEXT_LIMIT, None)
+    assert known.cost_usd > 0  # a model the map knows keeps its price
+    said = capfd.readouterr().err + "".join(r.getMessage() for r in caplog.records)
+    assert "register_model" not in said  # entered quietly: LiteLLM warns about a partial entry

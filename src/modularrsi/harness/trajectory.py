@@ -11,6 +11,7 @@ system step in the main trajectory links them, as Terminus-2's summary sub-agent
 from __future__ import annotations
 
 import json
+import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -59,6 +60,8 @@ class TrajectoryRecorder:
         self.steps: list[Step] = []
         self.final_metrics: FinalMetrics | None = None
         self.pending_refs: list[SubagentTrajectoryRef] = []
+        self._encoded: list[str] = []  # steps[i] as it appears in the file
+        self._slot = f"<steps {uuid.uuid4()}>"  # where they go in the encoded head
 
     def _add(self, **fields) -> Step:
         step = Step(step_id=len(self.steps) + 1, timestamp=_now(), **fields)
@@ -142,8 +145,20 @@ class TrajectoryRecorder:
             total_cached_tokens=0, total_cost_usd=totals.get("cost_usd") or None, extra={"ending": ending})
 
     def save(self) -> None:
-        if not self.steps:
-            return
+        if self.steps:
+            write_atomic(self.path, self.text())
+
+    def text(self) -> str:
+        """``trajectory.json`` as ``json.dumps(trajectory.to_json_dict(), indent=2)`` writes it, with each
+        step encoded once: a step is never changed after it is added, so a save costs the steps added
+        since the last one, not the whole episode again (it runs twice a turn)."""
         trajectory = Trajectory(session_id=self.session_id, agent=self.agent, steps=self.steps,
-                                final_metrics=self.final_metrics)
-        write_atomic(self.path, json.dumps(trajectory.to_json_dict(), indent=2))
+                                final_metrics=self.final_metrics)  # validates the whole document
+        for step in self.steps[len(self._encoded):]:
+            encoded = json.dumps(step.model_dump(exclude_none=True, mode="json"), indent=2)
+            self._encoded.append("\n".join("    " + line for line in encoded.splitlines()))
+        head = trajectory.model_dump(exclude_none=True, mode="json", exclude={"steps"})
+        head = {key: (self._slot if key == "steps" else head[key])
+                for key in Trajectory.model_fields if key in head or key == "steps"}
+        steps = "[\n" + ",\n".join(self._encoded) + "\n  ]"
+        return json.dumps(head, indent=2).replace(json.dumps(self._slot), steps, 1)

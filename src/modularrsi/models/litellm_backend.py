@@ -246,17 +246,23 @@ class LiteLLMModel:
         """LiteLLM's price for ``response``; 0.0 for models the local cost map does not know.
 
         LiteLLM already prices a response while logging it (``_hidden_params['response_cost']``); that
-        value is used when present, and a model found unpriced once is not priced again (pricing an
-        unknown model costs milliseconds of CPU per call in LiteLLM)."""
+        value is used when present. A model LiteLLM cannot price is entered in its cost map at 0.0 the
+        first time (what this method answers for it anyway): otherwise LiteLLM searches its map for a
+        price again on every call, milliseconds of CPU each."""
         hidden = getattr(response, "_hidden_params", None) or {}
         if hidden.get("response_cost") is not None:
             return float(hidden["response_cost"])
         if self._unpriced:
             return 0.0
+        litellm = litellm_module()
         try:
-            return float(litellm_module().completion_cost(completion_response=response, model=self.name) or 0.0)
+            return float(litellm.completion_cost(completion_response=response, model=self.name) or 0.0)
         except Exception:  # unknown models are free as far as we can tell
             self._unpriced = True
+            provider = self.name.split("/", 1)[0] if "/" in self.name else "openai"
+            litellm.register_model({self.name: {
+                "input_cost_per_token": 0.0, "output_cost_per_token": 0.0, "cache_creation_input_token_cost": 0.0,
+                "cache_read_input_token_cost": 0.0, "litellm_provider": provider, "mode": "chat"}})
             return 0.0
 
     def _known_context_limit(self) -> int | None:

@@ -13,6 +13,7 @@ from harbor.models.trial.config import TaskConfig
 
 from modularrsi.harness.agent import BASELINE
 from modularrsi.harness.library import load_generation
+from modularrsi.harness.model_limits import is_litellm_name
 from modularrsi.rollouts.config import RunConfig
 from modularrsi.rollouts.preflight import check_run
 from modularrsi.rollouts.results import RunResults, build_results
@@ -21,6 +22,7 @@ from modularrsi.rollouts.state import LockManifests, RunState, write_state
 from modularrsi.tasks.manifest import load_manifest, manifest_hash
 from modularrsi.tasks.model import discover
 from modularrsi.util.files import write_json, write_yaml
+from modularrsi.util.heap import settle
 
 
 def new_run_id(prefix: str = "run") -> str:
@@ -89,6 +91,7 @@ async def execute(config: RunConfig, run_dir: Path,
     runner = Runner(config, run_dir, jobs, observers, slots=slots, budget_path=budget_path)
     for observer in observers or []:
         observer("planned", {"attempts": len(jobs), "tasks": len(tasks)})
+    settle(is_litellm_name(config.model))
     started = time.monotonic()
     attempts = await runner.run()
     results = build_results(run_dir.name, config.model, generation.id, attempts, config.k,
