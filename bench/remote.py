@@ -1,6 +1,6 @@
 """Attempts per minute with the sandboxes elsewhere: one orchestrator process at concurrency 16, 64 and 256.
 
-    cd bench && ../.venv/bin/python remote.py [--quick] [--latency 1.0] [--waves 2]
+    cd bench && ../.venv/bin/python remote.py [--quick] [--latency 1.0] [--waves 4]
                                               [--start-s 2 --exec-s 0.08 --upload-s 0.15 --download-s 0.15 --stop-s 0.5]
 
 Every attempt is a real Harbor trial started by the project's runner (``modularrsi.rollouts.run.execute``,
@@ -16,7 +16,9 @@ sandbox work lands on this host. Two agents run the same task:
 Ideal: what the latencies alone allow. Each attempt's ideal duration is the union of the stand-in's
 nominal waits for that trial, plus (harness) model calls × latency and the part of each command's
 wait the send-keys round trip does not already cover, or (floor) its sleeps; the ideal rate at
-concurrency c is c × 60 / the mean ideal duration (``--waves`` batches of c attempts each). Printed
+concurrency c is c × 60 / the mean ideal duration. A batch is ``--waves`` × c attempts (default 4): the
+rate is what the process sustains, with the one-off ramp (the first c trials created one after another)
+and the last wave's tail weighing 1/waves, not 1/2 as in a two-wave batch. Printed
 as measured/ideal, next to what the orchestrator was short of (see ``probe.py``): main-thread CPU
 (one core is the ceiling of one event loop), event-loop lag, the default thread pool's queue, file
 descriptors, the stretch each attempt got beyond its own ideal, and where the loop stalled.
@@ -232,7 +234,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="concurrency 8 and 32, one wave")
     parser.add_argument("--latency", type=float, default=1.0, help="scripted model latency per turn (s)")
-    parser.add_argument("--waves", type=int, default=2, help="attempts per batch = waves × concurrency")
+    parser.add_argument("--waves", type=int, default=4, help="attempts per batch = waves × concurrency")
     parser.add_argument("--concurrency", type=int, nargs="+", default=[16, 64, 256])
     parser.add_argument("--no-budget-file", action="store_true",
                         help="harness attempts meter nothing to the run's budget.json (what its writes cost)")
