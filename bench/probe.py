@@ -70,6 +70,27 @@ class Reading:
     stalls: Counter = field(repr=False, default_factory=Counter)
 
 
+def bottleneck(reading: Reading) -> str:
+    """The first limit this batch ran into, from its reading, checked from the outside in: the host,
+    descriptors, the event loop's one core, the loop blocked by synchronous work, the thread pool."""
+    stalled = sum(reading.stalls.values())
+    if reading.host_idle < 0.10:
+        return f"the host's CPUs ({reading.host_idle:.0%} idle): the figure is the machine's as much as the process's"
+    if reading.fds_max >= 0.8 * reading.fds_limit:
+        return f"file descriptors ({reading.fds_max} of {reading.fds_limit})"
+    if reading.main_thread_cpu >= 0.70 or reading.lag_ms_median >= 50:
+        return (f"the event loop's one core (main thread {reading.main_thread_cpu:.0%} busy, loop lag p50 "
+                f"{reading.lag_ms_median:.0f} ms)")
+    if stalled >= 0.10 * reading.wall_s:
+        where = reading.stalls.most_common(1)[0][0].split(" [")[0]
+        return (f"the event loop blocked by synchronous work ({stalled:.1f} s of {reading.wall_s:.0f} s; "
+                f"most in {where})")
+    if reading.pool_queue_max > 2 * reading.pool_limit:
+        return f"the default thread pool (queue {reading.pool_queue_max}, {reading.pool_limit} workers)"
+    return (f"none reached (main thread {reading.main_thread_cpu:.0%} busy, loop stalled {stalled:.1f} s of "
+            f"{reading.wall_s:.0f} s)")
+
+
 class Probe:
     def __init__(self, helper_pid: int | None = None, interval_s: float = 0.1):
         self.helper_pid, self.interval_s = helper_pid, interval_s

@@ -46,7 +46,7 @@ from pathlib import Path
 
 from episode import EPISODE, WAIT_S, make_task
 from harbor.models.trial.result import TrialResult
-from probe import Probe, Reading
+from probe import Probe, Reading, bottleneck
 from remote_env import RemoteStandIn
 
 from modularrsi.offline import apply_offline_defaults
@@ -182,6 +182,10 @@ def print_rows(rows: list[dict]) -> None:
               f"{p.pool_queue_max:>14} ({p.pool_workers_max}/{p.pool_limit}){'':>8} | "
               f"{p.fds_max:>5} / {p.fds_limit:<5} | {r['outside_s']:16.2f} | "
               f"{r['last_start_s']:7.1f} / {r['last_end_s']:6.1f} | {r['model_stretch_s']:24.2f} |")
+    print("\nfirst bottleneck (from the readings above: host, descriptors, the loop's core, the loop blocked, "
+          "the thread pool)\n")
+    for r in rows:
+        print(f"- {r['agent']} c={r['c']}: {bottleneck(r['probe'])}")
     print("\nwhere the event loop stalled (heartbeat over 50 ms late; seconds sampled on the main "
           "thread, top 3 places)\n")
     for r in rows:
