@@ -31,7 +31,6 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from datetime import datetime
 from pathlib import Path
 
 import yaml
@@ -114,24 +113,26 @@ def reply_stats(sample_dir: Path) -> dict:
 
 
 def finished_attempts(sample_dir: Path) -> dict:
-    """What the finished trials of an interrupted sample say (no metrics file is written until it ends):
-    reward share, turns, tokens, wall time per attempt, and how the episodes ended."""
-    rows = [read_json(p) for p in sorted((sample_dir / "trials").glob("*/result.json"))]
-    rows = [r for r in rows if r]
-    if not rows:
+    """What the finished trials of an interrupted sample say (no metrics file is written until it ends),
+    read as the runner reads them: Acc over the valid attempts (an invalid one is counted apart, never a
+    0), turns, tokens, wall time per attempt, and how the episodes ended."""
+    from modularrsi.rollouts.runner import attempt_from_result, read_finished
+
+    results = [r for r in map(read_finished, sorted(p.parent for p in (sample_dir / "trials").glob("*/result.json")))
+               if r is not None]
+    if not results:
         return {"attempts": 0}
-    rewards = [((r.get("verifier_result") or {}).get("rewards") or {}).get("reward") or 0.0 for r in rows]
-    agents = [r.get("agent_result") or {} for r in rows]
-    meta = [a.get("metadata") or {} for a in agents]
-    walls = [(datetime.fromisoformat(r["finished_at"]) - datetime.fromisoformat(r["started_at"])).total_seconds()
-             for r in rows]
-    return {"attempts": len(rows), "tasks_touched": len({r["task_name"] for r in rows}),
-            "acc_of_finished": sum(rewards) / len(rows),
-            "mean_turns": sum(m.get("turns", 0) for m in meta) / len(rows),
-            "input_tokens": sum(a.get("n_input_tokens") or 0 for a in agents),
-            "output_tokens": sum(a.get("n_output_tokens") or 0 for a in agents),
-            "mean_wall_s": sum(walls) / len(rows), "max_wall_s": max(walls),
-            "endings": dict(Counter(m.get("ending", "?") for m in meta))}
+    attempts = [attempt_from_result(r, 0) for r in results]
+    valid = [a for a in attempts if a.invalid_reason is None]
+    endings = Counter(((r.agent_result.metadata or {}) if r.agent_result else {}).get("ending", "?") for r in results)
+    return {"attempts": len(attempts), "invalid_attempts": len(attempts) - len(valid),
+            "tasks_touched": len({a.task for a in attempts}),
+            "acc_of_finished": sum(a.passed for a in valid) / len(valid) if valid else None,
+            "mean_turns": sum(a.steps for a in attempts) / len(attempts),
+            "input_tokens": sum(a.input_tokens for a in attempts),
+            "output_tokens": sum(a.output_tokens for a in attempts),
+            "mean_wall_s": sum(a.wall_s for a in attempts) / len(attempts),
+            "max_wall_s": max(a.wall_s for a in attempts), "endings": dict(endings)}
 
 
 def gen0(run_dir: Path, lane: str) -> dict:

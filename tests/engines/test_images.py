@@ -274,3 +274,16 @@ def test_an_engine_that_does_not_answer_is_refused_in_one_line_before_a_trial(tm
     message = str(refused.value)
     assert "\n" not in message and message.startswith(f"tb-style: {engine_name} does not answer here")
     assert ("dockerd &" in message) == (engine_name == "docker") and "engine-setup.sh" in message
+
+
+def test_an_engine_found_silent_is_asked_again_and_one_that_answered_is_not(monkeypatch):
+    import modularrsi.tasks.trials as trials
+    from modularrsi.engines.engine import Engine
+
+    replies = iter([False, True])
+    asked = []
+    monkeypatch.setattr(trials, "_ANSWERED", set())
+    monkeypatch.setattr(Engine, "answers", lambda self: asked.append(1) or next(replies))
+    assert trials._answers("docker") is False  # the daemon is not up yet
+    assert trials._answers("docker") is True  # started since: found
+    assert trials._answers("docker") is True and len(asked) == 2  # kept

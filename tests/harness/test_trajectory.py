@@ -37,8 +37,10 @@ def test_every_save_writes_the_whole_document_as_harbor_encodes_it(tmp_path):
     recorder.subagent(1, "summary", [Message("system", "sys"), Message("user", "summarise")], [], "a summary",
                       "openai/m", usage)
     recorder.compaction(Message("user", "handoff", "summary"))
+    recorder.save()
+    recorder.steps[0].message = "changed after it was written"  # what a later change to the code might do
     recorder.finish({"input_tokens": 500, "output_tokens": 90}, {"kind": "completed", "detail": ""})
     recorder.save()
     text = path.read_text()
-    assert text == reference(recorder)
+    assert text == reference(recorder)  # the last save encodes every step afresh
     assert Trajectory.model_validate_json(text).steps[-1].message == "handoff"

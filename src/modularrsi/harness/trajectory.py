@@ -143,6 +143,7 @@ class TrajectoryRecorder:
         self.final_metrics = FinalMetrics(
             total_prompt_tokens=totals.get("input_tokens"), total_completion_tokens=totals.get("output_tokens"),
             total_cached_tokens=0, total_cost_usd=totals.get("cost_usd") or None, extra={"ending": ending})
+        self._encoded = []  # the last save encodes every step afresh: the file left behind never rests on the cache
 
     def save(self) -> None:
         if self.steps:

@@ -93,7 +93,7 @@ async def execute(config: RunConfig, run_dir: Path,
     for observer in observers or []:
         observer("planned", {"attempts": len(jobs), "tasks": len(tasks)})
     if is_litellm_name(config.model):
-        litellm_module()  # imported before the heap is frozen: its ~400,000 objects live as long as we do
+        litellm_module()  # imported before the heap is frozen: its objects live as long as the process
     settle()
     started = time.monotonic()
     attempts = await runner.run()

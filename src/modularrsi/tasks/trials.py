@@ -95,11 +95,17 @@ def auto_choice(task_dir: Path, engine: str | None = "detect") -> str:
     return engine
 
 
-@functools.cache
+_ANSWERED: set[str] = set()
+
+
 def _answers(engine: str) -> bool:
+    """Whether ``engine`` answers; a yes is kept for the process, a no is asked again (a daemon started
+    later is found)."""
     from modularrsi.engines.engine import Engine
 
-    return Engine(engine).answers()
+    if engine not in _ANSWERED and Engine(engine).answers():
+        _ANSWERED.add(engine)
+    return engine in _ANSWERED
 
 
 @functools.cache
