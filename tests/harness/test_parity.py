@@ -118,6 +118,43 @@ async def test_an_overflow_the_fallbacks_cannot_fix_goes_on_with_terminus2s_stoc
     assert len(modular.prompts) == len(script) and modular.outcome.reward == 1.0
 
 
+#: Reply fields of every other JSON type Harbor's parser passes through (with warnings): numbers, null,
+#: objects, lists and booleans as analysis and plan; a string, a number and falsy values as task_complete.
+ODD_TYPES = [
+    '{"analysis": 5, "plan": null, "commands": [{"keystrokes": "echo done > /app/done.txt\\n", "duration": 0.1}], '
+    '"task_complete": false}',
+    '{"analysis": {"seen": [1, 2]}, "plan": ["look", "write"], "commands": [], "task_complete": 0}',
+    '{"analysis": true, "plan": 2.5, "commands": [], "task_complete": "yes"}',    # a claim: "are you sure?"
+    '{"analysis": null, "plan": false, "commands": [], "task_complete": 1}',      # confirmed
+]
+
+
+async def test_reply_fields_of_other_json_types_are_read_as_terminus2_reads_them(task_factory, tmp_path):
+    terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, ODD_TYPES)
+    assert_parity(terminus, modular)
+    messages = [step.get("message") for step in modular.main["steps"] if step["source"] == "agent"]
+    assert messages == ["Analysis: 5", "Analysis: {'seen': [1, 2]}\nPlan: ['look', 'write']",
+                        "Analysis: True\nPlan: 2.5", ""]
+    assert len(modular.prompts) == len(ODD_TYPES) and modular.episode["ending"] == "completed"
+    assert modular.outcome.reward == 1.0
+
+
+async def test_reasoning_content_and_cached_tokens_are_recorded_as_terminus2_records_them(task_factory, tmp_path):
+    """A served ``reasoning_content``, a ``<think>`` block LiteLLM moves there, and prompt tokens a
+    server reports from its prefix cache: in each step, in the totals and in the trial's agent result."""
+    script = [{"content": reply([("ls\n", 0.1)]), "reasoning_content": "First look around.", "cached_tokens": 40},
+              {"content": "<think>Write it now.</think>" + reply([("echo done > /app/done.txt\n", 0.1)]),
+               "cached_tokens": 90},
+              reply([], done=True), {"content": reply([], done=True), "cached_tokens": 7}]
+    terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, script)
+    assert_parity(terminus, modular)
+    steps = [step for step in modular.main["steps"] if step["source"] == "agent"]
+    assert steps[0]["reasoning_content"] == "First look around."
+    assert [step["metrics"].get("cached_tokens") for step in steps] == [40, 90, None, 7]
+    assert modular.main["final_metrics"]["total_cached_tokens"] == 137
+    assert modular.agent_result["n_cache_tokens"] == 137 and modular.agent_result["rollout_details"] == []
+
+
 @pytest.mark.slow
 async def test_terminal_recording_where_asciinema_cannot_be_installed(task_factory, tmp_path):
     """Both agents try to install asciinema (offline, in vain), type the recording's set-up commands

@@ -21,6 +21,8 @@ from modularrsi.tasks.trials import environment_config, run_trial
 
 #: Step ``extra`` keys ModularAgent adds (purpose tags and parse facts: the design records them).
 OWN_STEP_EXTRA = ("turn", "prompt_purpose", "purpose", "parse_error", "raw_reply")
+#: ``result.json`` agent-result fields both agents fill alike (``metadata`` describes each agent itself).
+AGENT_RESULT_FIELDS = ("n_input_tokens", "n_output_tokens", "n_cache_tokens", "cost_usd", "rollout_details")
 
 
 @dataclass
@@ -33,6 +35,11 @@ class Run:
     @property
     def main(self) -> dict:
         return self.trajectories["trajectory.json"]
+
+    @property
+    def agent_result(self) -> dict:
+        """``agent_result`` of the trial's ``result.json`` (Harbor's record of the agent's context)."""
+        return json.loads((self.outcome.trial_dir / "result.json").read_text())["agent_result"]
 
     @property
     def episode(self) -> dict:
@@ -143,6 +150,8 @@ def assert_parity(terminus: Run, modular: Run) -> None:
     assert keystrokes(modular.main) == keystrokes(terminus.main)
     assert modular.outcome.reward == terminus.outcome.reward
     assert sorted(modular.trajectories) == sorted(terminus.trajectories)
+    for key in AGENT_RESULT_FIELDS:
+        assert modular.agent_result.get(key) == terminus.agent_result.get(key), f"agent_result.{key}"
     for name, expected in terminus.trajectories.items():
         a = normalised(expected, terminus.main["session_id"])
         b = normalised(modular.trajectories[name], modular.main["session_id"])

@@ -167,6 +167,8 @@ class ModularAgent(BaseAgent):
             usage = kernel.usage
             context.n_input_tokens, context.n_output_tokens = usage.input_tokens, usage.output_tokens
             context.cost_usd = usage.cost_usd or None
+            context.n_cache_tokens = usage.cached_tokens  # as Terminus-2 fills them (it collects no rollouts)
+            context.rollout_details = []
             context.metadata = {
                 "ending": ending.reason, "ending_detail": ending.detail, "turns": kernel.state.turn,
                 "generation": self.generation.id, "active": active, "composer": note,

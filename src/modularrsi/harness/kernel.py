@@ -60,7 +60,8 @@ class KernelModel:
         completion = await self._model.complete(messages)
         self.usage.add(completion, purpose)
         self.last = {"input_tokens": completion.input_tokens, "output_tokens": completion.output_tokens,
-                     "cost_usd": completion.cost_usd, "served_model": getattr(completion, "served_model", "")}
+                     "cost_usd": completion.cost_usd, "served_model": getattr(completion, "served_model", ""),
+                     "cached_tokens": completion.cached_tokens, "reasoning_content": completion.reasoning_content}
         self._trace({"event": "model", "purpose": purpose, "ms": round((time.perf_counter() - start) * 1000, 2),
                      "input_tokens": completion.input_tokens, "output_tokens": completion.output_tokens})
         if self._on_call is not None:

@@ -65,7 +65,7 @@ CONTRACTS: dict[tuple[str, str], dict[str, bool]] = {
 CORE_SLOTS = ("agent_loop", "tool_use", "context", "completion")
 
 __all__ = ["Action", "CONTRACTS", "CORE_SLOTS", "Ctx", "Ending", "LoopAPI", "LoopState", "MODULES",
-           "Message", "Reply", "Terminal", "Verdict", "limit_bytes"]
+           "Message", "Reply", "Terminal", "Verdict", "limit_bytes", "reply_text"]
 
 
 def limit_bytes(text: str, max_bytes: int) -> str:
@@ -79,6 +79,13 @@ def limit_bytes(text: str, max_bytes: int) -> str:
     tail = data[-half:].decode("utf-8", errors="ignore")
     omitted = len(data) - len(head.encode("utf-8")) - len(tail.encode("utf-8"))
     return f"{head}\n[... output limited to {max_bytes} bytes; {omitted} interior bytes omitted ...]\n{tail}"
+
+
+def reply_text(value: object) -> str:
+    """A reply field of any JSON type (Harbor's parser passes numbers, null, objects, lists and booleans
+    through, with a warning) as Terminus-2 shows it: ``str(value)`` when the value is truthy, else ``""``
+    (it writes ``f"Analysis: {analysis}"`` only ``if analysis``)."""
+    return str(value) if value else ""
 
 
 @dataclass(frozen=True)

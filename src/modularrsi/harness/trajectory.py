@@ -43,9 +43,12 @@ def _now() -> str:
     return datetime.now(UTC).isoformat()
 
 
-def _metrics(usage: dict, cached: int | None = None) -> Metrics:
+def _metrics(usage: dict, subagent: bool = False) -> Metrics:
+    """A step's metrics as Terminus-2 records them: cached tokens only when some were served from the
+    server's prefix cache on a main step; always a number on a summary sub-agent's step."""
+    cached = int(usage.get("cached_tokens") or 0)
     return Metrics(prompt_tokens=usage.get("input_tokens"), completion_tokens=usage.get("output_tokens"),
-                   cached_tokens=cached, cost_usd=usage.get("cost_usd") or None)
+                   cached_tokens=cached if subagent or cached > 0 else None, cost_usd=usage.get("cost_usd") or None)
 
 
 class TrajectoryRecorder:
@@ -95,6 +98,7 @@ class TrajectoryRecorder:
         parts = [f"Analysis: {reply.analysis}" if reply.analysis else "", f"Plan: {reply.plan}" if reply.plan else ""]
         message = reply.raw if reply.error else "\n".join(p for p in parts if p)
         self._add(source="agent", model_name=model, message=message, tool_calls=calls or None,
+                  reasoning_content=usage.get("reasoning_content"),
                   observation=Observation(results=[ObservationResult(source_call_id=linked,
                                                                      content=response.content)]),
                   metrics=_metrics(usage),
@@ -113,7 +117,8 @@ class TrajectoryRecorder:
                          Step(step_id=1, source="agent", model_name=model, message=m.content,
                               is_copied_context=True, extra={"note": COPIED_REPLY_NOTE}))
         steps += [Step(step_id=1, source="user", message=messages[-1].content),
-                  Step(step_id=1, source="agent", model_name=model, message=reply, metrics=_metrics(usage, 0))]
+                  Step(step_id=1, source="agent", model_name=model, message=reply,
+                       reasoning_content=usage.get("reasoning_content"), metrics=_metrics(usage, subagent=True))]
         for number, step in enumerate(steps, 1):
             step.step_id, step.timestamp = number, step.timestamp or _now()
         session = f"{self.session_id}-summarization-{index}-{kind}"
@@ -122,7 +127,8 @@ class TrajectoryRecorder:
                       model_name=self.agent.model_name,
                       extra={"parent_session_id": self.session_id, "summarization_index": index})
         final = FinalMetrics(total_prompt_tokens=usage.get("input_tokens"),
-                             total_completion_tokens=usage.get("output_tokens"), total_cached_tokens=0,
+                             total_completion_tokens=usage.get("output_tokens"),
+                             total_cached_tokens=int(usage.get("cached_tokens") or 0),
                              total_cost_usd=usage.get("cost_usd") or None)
         write_atomic(path, json.dumps(Trajectory(session_id=session, agent=agent, steps=steps,
                                                  final_metrics=final).to_json_dict(), indent=2))
@@ -142,7 +148,8 @@ class TrajectoryRecorder:
     def finish(self, totals: dict, ending: dict) -> None:
         self.final_metrics = FinalMetrics(
             total_prompt_tokens=totals.get("input_tokens"), total_completion_tokens=totals.get("output_tokens"),
-            total_cached_tokens=0, total_cost_usd=totals.get("cost_usd") or None, extra={"ending": ending})
+            total_cached_tokens=totals.get("cached_tokens") or 0, total_cost_usd=totals.get("cost_usd") or None,
+            extra={"ending": ending})
         self._encoded = []  # the last save encodes every step afresh: the file left behind never rests on the cache
 
     def save(self) -> None:

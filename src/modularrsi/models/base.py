@@ -44,6 +44,8 @@ class Completion:
     latency_s: float = 0.0
     served_model: str = ""  # the model name the server's response gave, when it gave one
     finish_reason: str = ""  # the server's, e.g. "stop", or "length" for a reply cut off at the token limit
+    cached_tokens: int = 0  # prompt tokens the server reports it served from its prefix cache
+    reasoning_content: str | None = None  # the reply's reasoning, where the server (or LiteLLM) split it off
 
 
 @dataclass
@@ -54,6 +56,7 @@ class Usage:
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float = 0.0
+    cached_tokens: int = 0
     cache_hits: int = 0
     latency_s: float = 0.0
     by_purpose: dict[str, int] = field(default_factory=dict)
@@ -63,6 +66,7 @@ class Usage:
         self.input_tokens += completion.input_tokens
         self.output_tokens += completion.output_tokens
         self.cost_usd += completion.cost_usd
+        self.cached_tokens += completion.cached_tokens
         self.cache_hits += int(completion.cached)
         self.latency_s += completion.latency_s
         self.by_purpose[purpose] = self.by_purpose.get(purpose, 0) + 1

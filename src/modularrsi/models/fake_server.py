@@ -17,7 +17,9 @@ A turn is either a string (the assistant content, returned with a rough usage bl
 - ``{"malformed": true}`` -- HTTP 200 with a body that is not JSON;
 - ``{"context_length": true}`` -- HTTP 400, code ``context_length_exceeded``;
 - ``{"content": "..."}`` -- a plain reply (same as the string form); ``"finish_reason": "length"`` marks it
-  cut off at the output limit (default ``"stop"``).
+  cut off at the output limit (default ``"stop"``); ``"cached_tokens": N`` reports N prompt tokens served
+  from a prefix cache (``usage.prompt_tokens_details``); ``"reasoning_content": "..."`` serves the
+  reply's reasoning in the message's own field, as reasoning models' servers do.
 
 Invariants: every chat request body is recorded in :attr:`FakeOpenAIServer.requests` (parsed JSON,
 or ``{"_raw": text}`` when it is not JSON), in arrival order, before it is answered, and its headers
@@ -167,16 +169,23 @@ class FakeOpenAIServer:
 
 
 def completion_body(request: dict[str, Any], content: str, model: str, number: int,
-                    finish_reason: str = "stop") -> dict[str, Any]:
-    """A non-streaming chat completion answering ``request`` with ``content``."""
+                    finish_reason: str = "stop", turn: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A non-streaming chat completion answering ``request`` with ``content`` (``turn``'s
+    ``cached_tokens`` and ``reasoning_content``, when given, are served too)."""
     prompt, reply = prompt_tokens(request), rough_tokens(content)
-    return {
+    body = {
         "id": f"chatcmpl-fake-{number}", "object": "chat.completion", "created": int(time.time()),
         "model": request.get("model") or model,
         "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
                      "finish_reason": finish_reason}],
         "usage": {"prompt_tokens": prompt, "completion_tokens": reply, "total_tokens": prompt + reply},
     }
+    turn = turn or {}
+    if turn.get("cached_tokens"):
+        body["usage"]["prompt_tokens_details"] = {"cached_tokens": int(turn["cached_tokens"])}
+    if turn.get("reasoning_content"):
+        body["choices"][0]["message"]["reasoning_content"] = str(turn["reasoning_content"])
+    return body
 
 
 EMBEDDING_DIM = 64
@@ -284,7 +293,7 @@ def _make_handler(fake: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             elif "status" in turn and int(turn["status"]) != 200:
                 self._send_status(int(turn["status"]), turn)
             else:
-                self._send_reply(request, str(turn.get("content", "")), str(turn.get("finish_reason", "stop")))
+                self._send_reply(request, turn)
 
         def _send_status(self, status: int, turn: dict[str, Any]) -> None:
             if status == 429:
@@ -295,8 +304,9 @@ def _make_handler(fake: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 message = turn.get("message", f"Scripted server error {status}.")
                 self._send_json(status, error_body(message, "server_error" if status >= 500 else "invalid_request"))
 
-        def _send_reply(self, request: dict[str, Any], content: str, finish_reason: str = "stop") -> None:
-            body = completion_body(request, content, fake.model, len(fake.requests), finish_reason)
+        def _send_reply(self, request: dict[str, Any], turn: dict[str, Any]) -> None:
+            body = completion_body(request, str(turn.get("content", "")), fake.model, len(fake.requests),
+                                   str(turn.get("finish_reason", "stop")), turn)
             if request.get("stream"):
                 self._send(200, stream_chunks(body), "text/event-stream")
             else:

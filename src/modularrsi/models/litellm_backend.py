@@ -233,7 +233,8 @@ class LiteLLMModel:
         return Completion(content=content, input_tokens=input_tokens, output_tokens=output_tokens,
                           cost_usd=self._cost(response), model=self.name, latency_s=latency_s,
                           served_model=str(getattr(response, "model", None) or ""),
-                          finish_reason=_finish_reason(response) or "")
+                          finish_reason=_finish_reason(response) or "", cached_tokens=_cached_tokens(usage),
+                          reasoning_content=_reasoning(response))
 
     def _count(self, **what: Any) -> int:
         try:
@@ -312,6 +313,20 @@ class LiteLLMModel:
             return min(asked, self.MAX_RETRY_AFTER_S)
         base = self.backoff_s * 2 ** (attempt - 1)
         return min(base + random.uniform(0, self.JITTER * base), self.MAX_BACKOFF_S)
+
+
+def _cached_tokens(usage: Any) -> int:
+    """``usage.prompt_tokens_details.cached_tokens`` (0 when the server reports none), as Harbor reads it."""
+    details = getattr(usage, "prompt_tokens_details", None)
+    return int(getattr(details, "cached_tokens", 0) or 0) if details is not None else 0
+
+
+def _reasoning(response: Any) -> str | None:
+    """The first choice's ``reasoning_content`` (a served field, or a ``<think>`` block LiteLLM moved there)."""
+    try:
+        return getattr(response.choices[0].message, "reasoning_content", None) or None
+    except (AttributeError, IndexError):
+        return None
 
 
 def _finish_reason(response: Any) -> str | None:

@@ -5,7 +5,7 @@ import re
 
 from harbor.agents.terminus_2.terminus_json_plain_parser import TerminusJSONPlainParser
 
-from modularrsi.harness.protocols import Action, Reply
+from modularrsi.harness.protocols import Action, Reply, reply_text
 from modularrsi.harness.resources import terminus_template
 
 MODULE = "tool_use"
@@ -43,8 +43,8 @@ def parse(text, ctx):
     cap = ctx.params["max_duration_sec"]
     actions = tuple(Action(c.keystrokes, min(c.duration, cap)) for c in result.commands)
     warning = "\n".join(w for w in (f"- AUTO-REPAIRED: {note}" if note else "", result.warning or "") if w)
-    return Reply(raw=text, analysis=result.analysis, plan=result.plan, actions=actions,
-                 task_complete=result.is_task_complete, error=result.error or None, warning=warning or None)
+    return Reply(raw=text, analysis=reply_text(result.analysis), plan=reply_text(result.plan), actions=actions,
+                 task_complete=bool(result.is_task_complete), error=result.error or None, warning=warning or None)
 
 
 def parse_error_feedback(reply, ctx):

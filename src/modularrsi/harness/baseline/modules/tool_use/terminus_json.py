@@ -2,7 +2,7 @@
 
 from harbor.agents.terminus_2.terminus_json_plain_parser import TerminusJSONPlainParser
 
-from modularrsi.harness.protocols import Action, Reply, limit_bytes
+from modularrsi.harness.protocols import Action, Reply, limit_bytes, reply_text
 from modularrsi.harness.resources import terminus_template
 
 MODULE = "tool_use"
@@ -25,8 +25,8 @@ def parse(text, ctx):
     result = TerminusJSONPlainParser().parse_response(text)
     cap = ctx.params["max_duration_sec"]
     actions = tuple(Action(c.keystrokes, min(c.duration, cap)) for c in result.commands)
-    return Reply(raw=text, analysis=result.analysis, plan=result.plan, actions=actions,
-                 task_complete=result.is_task_complete, error=result.error or None,
+    return Reply(raw=text, analysis=reply_text(result.analysis), plan=reply_text(result.plan), actions=actions,
+                 task_complete=bool(result.is_task_complete), error=result.error or None,
                  warning=result.warning or None)
 
 
