@@ -91,6 +91,22 @@ async def test_summarisation_with_both_context_limits_set_equal(task_factory, tm
     assert len(modular.prompts) == len(script) and modular.episode["compactions"] == 1
 
 
+async def test_a_handoff_after_a_failed_summary_is_numbered_as_terminus2_numbers_it(task_factory, tmp_path):
+    """The first proactive summary is cut off at the output limit: the turn goes on unsummarised, and the
+    next turn's handoff is summarisation 2 (Terminus-2 counts the failed one)."""
+    script = [reply([(LONG, 1.0)]), reply([("echo done > /app/done.txt\n", 0.1)]),
+              {"content": "Summary: listed numb", "finish_reason": "length"}, reply([], done=True),
+              "Summary: listed numbers, wrote /app/done.txt.", "1. Is /app/done.txt there?",
+              "1. Yes, it contains done.", reply([], done=True)]
+    terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, script, model="openai/fake-summary",
+                                       terminus={"model_info": {"max_input_tokens": 13_000}},
+                                       modular={"context_limit": 13_000})
+    assert_parity(terminus, modular)
+    assert sorted(modular.trajectories) == ["trajectory.json"] + [
+        f"trajectory.summarization-2-{kind}.json" for kind in ("answers", "questions", "summary")]
+    assert len(modular.prompts) == len(script) and modular.episode["compactions"] == 1
+
+
 async def test_a_context_overflow_is_summarised_as_terminus2_does(task_factory, tmp_path):
     script = [reply([("echo done > /app/done.txt\n", 0.1)]), {"context_length": True},
               "Summary: wrote /app/done.txt.", "1. Is it there?", "1. Yes.", reply([], done=True),

@@ -49,13 +49,18 @@ class LimitReached(Exception):
 
 class KernelModel:
     """The agent's model as functions see it: counts usage per purpose; never exposes the backend.
-    ``on_call(messages, purpose, completion)`` sees every answered call (the kernel records sub-agents)."""
+    ``on_call(messages, purpose, completion)`` sees every answered call (the kernel records sub-agents).
+    ``summarizations`` counts the summaries asked for, answered or not: a summary's sub-trajectories
+    are numbered by it, as Terminus-2 numbers a handoff after one whose summary call failed."""
 
     def __init__(self, model: ChatModel, usage: Usage, trace, on_call=None):
         self._model, self.usage, self._trace, self._on_call = model, usage, trace, on_call
         self.last: dict[str, Any] = {}
+        self.summarizations = 0
 
     async def ask(self, messages: list[Message], purpose: str) -> str:
+        if purpose == f"{SUBAGENT_PREFIX}summary":
+            self.summarizations += 1
         start = time.perf_counter()
         completion = await self._model.complete(messages)
         self.usage.add(completion, purpose)
@@ -165,7 +170,7 @@ class Kernel:
     def _subagent(self, messages: list[Message], purpose: str, reply: str) -> None:
         if purpose.startswith(SUBAGENT_PREFIX):
             last = self.model.last
-            self.recorder.subagent(self.state.compactions + 1, purpose[len(SUBAGENT_PREFIX):], messages,
+            self.recorder.subagent(self.model.summarizations, purpose[len(SUBAGENT_PREFIX):], messages,
                                    self.history, reply, last.get("served_model") or self.model_label, last)
 
     async def _ensure_alive(self, turn: int) -> None:
