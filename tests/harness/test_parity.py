@@ -107,6 +107,22 @@ async def test_a_handoff_after_a_failed_summary_is_numbered_as_terminus2_numbers
     assert len(modular.prompts) == len(script) and modular.episode["compactions"] == 1
 
 
+async def test_a_context_window_under_the_free_token_threshold(task_factory, tmp_path):
+    """A 6,000-token window leaves under 8,000 tokens free even before the first turn: the first prompt
+    is the bare instruction (recorded as a user step, with no compaction), and every later turn hands
+    off through the three summary calls, as Terminus-2 does."""
+    handoff = ["Summary: wrote /app/done.txt.", "1. Is it there?", "1. Yes."]
+    script = [reply([("echo done > /app/done.txt\n", 0.1)]), *handoff, reply([], done=True), *handoff,
+              reply([], done=True)]
+    terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, script, model="openai/fake-small",
+                                       terminus={"model_info": {"max_input_tokens": 6_000}},
+                                       modular={"context_limit": 6_000})
+    assert_parity(terminus, modular)
+    assert modular.prompts[0] == [{"role": "user", "content": modular.main["steps"][1]["message"]}]
+    assert "Current Terminal Screen" not in modular.prompts[0][0]["content"]
+    assert len(modular.prompts) == len(script) and modular.episode["compactions"] == 2
+
+
 async def test_a_context_overflow_is_summarised_as_terminus2_does(task_factory, tmp_path):
     script = [reply([("echo done > /app/done.txt\n", 0.1)]), {"context_length": True},
               "Summary: wrote /app/done.txt.", "1. Is it there?", "1. Yes.", reply([], done=True),

@@ -161,10 +161,17 @@ class Kernel:
         return self._install_history(new, prompt, "proactive")
 
     def _install_history(self, new: list[Message], prompt: Message, why: str) -> Message:
+        """Context Management's new history; the handoff prompt, when it gave one, replaces ``prompt``.
+        Replacing an empty history compacts nothing: only the new prompt is recorded (Terminus-2's
+        first prompt when even an empty history leaves too little context free)."""
+        compacted = bool(self.history)
         self.history = list(new[:-1]) if new[-1].role == "user" else list(new)
         replacement = new[-1] if new[-1].role == "user" else prompt
-        self.recorder.compaction(replacement if replacement is not prompt else None)
-        self._trace({"event": "compaction", "trigger": why, "kept_messages": len(self.history)})
+        if compacted:
+            self.recorder.compaction(replacement if replacement is not prompt else None)
+            self._trace({"event": "compaction", "trigger": why, "kept_messages": len(self.history)})
+        elif replacement is not prompt:
+            self.recorder.user(replacement)
         return replacement
 
     def _subagent(self, messages: list[Message], purpose: str, reply: str) -> None:

@@ -10,8 +10,9 @@ DESCRIPTION = (
     "full history) and continues from the first message (the task and reply format), the questions and "
     "a handoff carrying the answers. On a context overflow it first drops the newest exchanges until "
     "unwind_free_tokens are free, then summarises the same way; if that fails it asks for a short "
-    "summary, and if that fails too it continues from the instruction and the current screen. "
-    "Terminus-2's behaviour and wording."
+    "summary, and if that fails too it continues from the instruction and the current screen. A window "
+    "so small that even the empty history leaves under proactive_free_tokens free sends the bare "
+    "instruction as the first prompt. Terminus-2's behaviour and wording."
 )
 PARAMETERS = {"proactive_free_tokens": 8000, "unwind_free_tokens": 4000, "screen_chars": 1000}
 
@@ -57,10 +58,10 @@ HANDOFF = ("Here are the answers the other agent provided.\n\n{answers}\n\n"
 
 async def before_query(history, ctx):
     threshold = ctx.params["proactive_free_tokens"]
-    if threshold <= 0 or not history:
+    if threshold <= 0 or ctx.model.context_limit() - ctx.model.count_tokens(history) >= threshold:
         return None
-    if ctx.model.context_limit() - ctx.model.count_tokens(history) >= threshold:
-        return None
+    if not history:  # nothing to summarise: Terminus-2 goes on from the bare instruction
+        return [Message("user", ctx.state.instruction, "instruction")]
     try:
         return await _handoff(history, ctx)
     except Exception:  # noqa: BLE001 - a failed proactive summary leaves the history as it was
