@@ -45,6 +45,15 @@ async def test_an_ordinary_episode(task_factory, tmp_path):
     assert modular.episode["ending"] == "completed"
 
 
+async def test_a_priced_model_costs_each_step_as_terminus2_costs_it(task_factory, tmp_path):
+    """A model LiteLLM can price (its local cost map): each step's cost is the difference of the running
+    totals, as Terminus-2 takes it, so the figures agree to the last digit, and so do the totals."""
+    terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, ORDINARY, model="openai/gpt-4o-mini")
+    assert_parity(terminus, modular)
+    costs = [step["metrics"].get("cost_usd") for step in modular.main["steps"] if step["source"] == "agent"]
+    assert all(cost and cost > 0 for cost in costs) and modular.agent_result["cost_usd"] > 0
+
+
 async def test_a_cut_off_reply_runs_nothing_and_is_answered_as_terminus2_does(task_factory, tmp_path):
     script = [reply([("ls\n", 0.1)]), CUT_OFF, reply([("echo done > /app/done.txt\n", 0.1)]),
               reply([], done=True), reply([], done=True)]

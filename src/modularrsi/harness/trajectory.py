@@ -65,6 +65,7 @@ class TrajectoryRecorder:
         self.pending_refs: list[SubagentTrajectoryRef] = []
         self._encoded: list[str] = []  # steps[i] as it appears in the file
         self._slot = f"<steps {uuid.uuid4()}>"  # where they go in the encoded head
+        self._turn_cost = 0.0  # the agent steps' running cost total
 
     def _add(self, **fields) -> Step:
         step = Step(step_id=len(self.steps) + 1, timestamp=_now(), **fields)
@@ -86,7 +87,9 @@ class TrajectoryRecorder:
 
     def turn(self, turn: int, model: str, prompt: Message, reply: Reply, response: Message,
              usage: dict) -> None:
-        """One agent step; tool-call ids count turns from 0 (``call_<turn-1>_<n>``), as Terminus-2's do."""
+        """One agent step; tool-call ids count turns from 0 (``call_<turn-1>_<n>``), as Terminus-2's do, and
+        its cost is the difference of the running totals before and after it, as Terminus-2 takes it (the
+        same figure to the last digit)."""
         episode = turn - 1
         calls = [ToolCall(tool_call_id=f"call_{episode}_{i + 1}", function_name="bash_command",
                           arguments={"keystrokes": a.keystrokes, "duration": a.duration})
@@ -97,6 +100,8 @@ class TrajectoryRecorder:
         linked = f"call_{episode}_1" if len(reply.actions) == 1 and not reply.error else None
         parts = [f"Analysis: {reply.analysis}" if reply.analysis else "", f"Plan: {reply.plan}" if reply.plan else ""]
         message = reply.raw if reply.error else "\n".join(p for p in parts if p)
+        before, self._turn_cost = self._turn_cost, self._turn_cost + (usage.get("cost_usd") or 0.0)
+        usage = {**usage, "cost_usd": self._turn_cost - before}  # Terminus-2's difference of running totals
         self._add(source="agent", model_name=model, message=message, tool_calls=calls or None,
                   reasoning_content=usage.get("reasoning_content"),
                   observation=Observation(results=[ObservationResult(source_call_id=linked,
