@@ -1,7 +1,10 @@
 """Run one scripted episode with Harbor's Terminus-2 and with ModularAgent(gen_0), and compare them.
 
 Both agents talk to the project's fake OpenAI-compatible server over real HTTP through LiteLLM and
-run in LocalSandbox with one trial name (one host name). :func:`normalised` makes two ATIF
+run in LocalSandbox, each trial named by Harbor as ``harbor run`` names it (``<task>__<random>``, which
+is also the sandbox's host name, shown in every prompt's shell prompt); each run's host name is
+replaced by ``<host>`` in its requests and trajectories, so the two compare what a user's runs send.
+:func:`normalised` makes two ATIF
 trajectories comparable field by field: timestamps and the random session id are replaced, and the
 fields each agent adds about itself (its name, version and ``extra`` tags) are set aside.
 """
@@ -17,8 +20,11 @@ from typing import Any
 from harbor.models.trial.config import AgentConfig
 
 from modularrsi.models.fake_server import FakeOpenAIServer
+from modularrsi.sandbox.layout import hostname_for
 from modularrsi.tasks.trials import environment_config, run_trial
 
+#: What each run's own host name becomes in its requests and trajectories.
+HOST = "<host>"
 #: Step ``extra`` keys ModularAgent adds (purpose tags and parse facts: the design records them).
 OWN_STEP_EXTRA = ("turn", "prompt_purpose", "purpose", "parse_error", "raw_reply")
 #: ``result.json`` agent-result fields both agents fill alike (``metadata`` describes each agent itself).
@@ -72,11 +78,14 @@ async def run_pair(task: Path, tmp_path: Path, script: list, model: str = "opena
 async def _run(task: Path, trials: Path, script: list, agent: AgentConfig) -> Run:
     with FakeOpenAIServer(list(script)) as server:
         agent.kwargs["api_base"] = server.base_url
-        outcome = await run_trial(task, agent, trials, environment_config("local"), "parity")
-        prompts = [r["messages"] for r in server.requests]
+        outcome = await run_trial(task, agent, trials, environment_config("local"))  # Harbor names the trial
+        requests = json.dumps([r["messages"] for r in server.requests])
+    host = hostname_for(outcome.trial_dir.name)
+    assert host in requests, f"the host name {host!r} is in no request"
     agent_dir = outcome.trial_dir / "agent"
-    run = Run(outcome, prompts, agent_dir)
-    run.trajectories = {p.name: json.loads(p.read_text()) for p in sorted(agent_dir.glob("trajectory*.json"))}
+    run = Run(outcome, json.loads(requests.replace(host, HOST)), agent_dir)
+    run.trajectories = {p.name: _replace(json.loads(p.read_text()), host, HOST)
+                        for p in sorted(agent_dir.glob("trajectory*.json"))}
     return run
 
 
