@@ -17,9 +17,8 @@ A turn is either a string (the assistant content, returned with a rough usage bl
 - ``{"malformed": true}`` -- HTTP 200 with a body that is not JSON;
 - ``{"context_length": true}`` -- HTTP 400, code ``context_length_exceeded``;
 - ``{"content": "..."}`` -- a plain reply (same as the string form); ``"finish_reason": "length"`` marks it
-  cut off at the output limit (default ``"stop"``); ``"cached_tokens": N`` reports N prompt tokens served
-  from a prefix cache (``usage.prompt_tokens_details``); ``"reasoning_content": "..."`` serves the
-  reply's reasoning in the message's own field, as reasoning models' servers do.
+  cut off at the output limit (default ``"stop"``); ``"cached_tokens"`` and ``"reasoning_content"`` go in
+  ``usage.prompt_tokens_details`` and the message, as servers with a prefix cache or reasoning send them.
 
 Invariants: every chat request body is recorded in :attr:`FakeOpenAIServer.requests` (parsed JSON,
 or ``{"_raw": text}`` when it is not JSON), in arrival order, before it is answered, and its headers
@@ -170,20 +169,16 @@ class FakeOpenAIServer:
 
 def completion_body(request: dict[str, Any], content: str, model: str, number: int,
                     finish_reason: str = "stop", turn: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A non-streaming chat completion answering ``request`` with ``content`` (``turn``'s
-    ``cached_tokens`` and ``reasoning_content``, when given, are served too)."""
+    """A non-streaming chat completion answering ``request`` with ``content`` (and ``turn``'s extras)."""
     prompt, reply = prompt_tokens(request), rough_tokens(content)
-    body = {
-        "id": f"chatcmpl-fake-{number}", "object": "chat.completion", "created": int(time.time()),
-        "model": request.get("model") or model,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
-                     "finish_reason": finish_reason}],
-        "usage": {"prompt_tokens": prompt, "completion_tokens": reply, "total_tokens": prompt + reply},
-    }
-    turn = turn or {}
-    if turn.get("cached_tokens"):
+    body = {"id": f"chatcmpl-fake-{number}", "object": "chat.completion", "created": int(time.time()),
+            "model": request.get("model") or model,
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
+                         "finish_reason": finish_reason}],
+            "usage": {"prompt_tokens": prompt, "completion_tokens": reply, "total_tokens": prompt + reply}}
+    if (turn or {}).get("cached_tokens"):
         body["usage"]["prompt_tokens_details"] = {"cached_tokens": int(turn["cached_tokens"])}
-    if turn.get("reasoning_content"):
+    if (turn or {}).get("reasoning_content"):
         body["choices"][0]["message"]["reasoning_content"] = str(turn["reasoning_content"])
     return body
 
@@ -305,8 +300,8 @@ def _make_handler(fake: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 self._send_json(status, error_body(message, "server_error" if status >= 500 else "invalid_request"))
 
         def _send_reply(self, request: dict[str, Any], turn: dict[str, Any]) -> None:
-            body = completion_body(request, str(turn.get("content", "")), fake.model, len(fake.requests),
-                                   str(turn.get("finish_reason", "stop")), turn)
+            content, finish = str(turn.get("content", "")), str(turn.get("finish_reason", "stop"))
+            body = completion_body(request, content, fake.model, len(fake.requests), finish, turn)
             if request.get("stream"):
                 self._send(200, stream_chunks(body), "text/event-stream")
             else:
