@@ -32,6 +32,12 @@ LONG = "seq -s ' ' 1 3000\n"  # one 14 KB line: more than the 10 KB an observati
 # that the whole line is on the screen when both agents read it, even on a busy machine)
 
 
+def window(tokens: int) -> dict:
+    """``run_pair`` settings giving both agents a context window of ``tokens`` (an unknown model's name)."""
+    return {"model": "openai/fake-window", "terminus": {"model_info": {"max_input_tokens": tokens}},
+            "modular": {"context_limit": tokens}}
+
+
 @pytest.fixture(autouse=True)
 def openai_key(monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-parity-test")
@@ -90,9 +96,7 @@ async def test_summarisation_with_both_context_limits_set_equal(task_factory, tm
     script = [reply([(LONG, 1.0)]), reply([("echo done > /app/done.txt\n", 0.1)]),
               "Summary: listed numbers, wrote /app/done.txt.", "1. Is /app/done.txt there?",
               "1. Yes, it contains done.", reply([], done=True), reply([], done=True)]
-    terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, script, model="openai/fake-summary",
-                                       terminus={"model_info": {"max_input_tokens": 13_000}},
-                                       modular={"context_limit": 13_000})
+    terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, script, **window(13_000))
     assert_parity(terminus, modular)
     assert sorted(modular.trajectories) == ["trajectory.json"] + [
         f"trajectory.summarization-1-{kind}.json" for kind in ("answers", "questions", "summary")]
@@ -107,9 +111,7 @@ async def test_a_handoff_after_a_failed_summary_is_numbered_as_terminus2_numbers
               {"content": "Summary: listed numb", "finish_reason": "length"}, reply([], done=True),
               "Summary: listed numbers, wrote /app/done.txt.", "1. Is /app/done.txt there?",
               "1. Yes, it contains done.", reply([], done=True)]
-    terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, script, model="openai/fake-summary",
-                                       terminus={"model_info": {"max_input_tokens": 13_000}},
-                                       modular={"context_limit": 13_000})
+    terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, script, **window(13_000))
     assert_parity(terminus, modular)
     assert sorted(modular.trajectories) == ["trajectory.json"] + [
         f"trajectory.summarization-2-{kind}.json" for kind in ("answers", "questions", "summary")]
@@ -123,9 +125,7 @@ async def test_a_context_window_under_the_free_token_threshold(task_factory, tmp
     handoff = ["Summary: wrote /app/done.txt.", "1. Is it there?", "1. Yes."]
     script = [reply([("echo done > /app/done.txt\n", 0.1)]), *handoff, reply([], done=True), *handoff,
               reply([], done=True)]
-    terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, script, model="openai/fake-small",
-                                       terminus={"model_info": {"max_input_tokens": 6_000}},
-                                       modular={"context_limit": 6_000})
+    terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, script, **window(6_000))
     assert_parity(terminus, modular)
     assert modular.prompts[0] == [{"role": "user", "content": modular.main["steps"][1]["message"]}]
     assert "Current Terminal Screen" not in modular.prompts[0][0]["content"]
