@@ -39,6 +39,9 @@ from modularrsi.harness.terminal import TmuxTerminal
 from modularrsi.harness.trajectory import TrajectoryRecorder
 
 BASELINE = Path(__file__).parent / "baseline"
+#: The sim model's default settle cap (seconds): a seeded sim run reads the same screens on a quiet and a
+#: loaded machine unless one command runs past this.
+SIM_SETTLE_S = 120.0
 
 
 class ModularAgentOptions(AgentOptions):
@@ -69,6 +72,12 @@ class ModularAgentOptions(AgentOptions):
     record_terminal_session: bool = Field(default=False, description="Record the terminal with asciinema, "
                                           "started as Terminus-2 starts it (installs asciinema in the "
                                           "environment when missing; off by default, see the README).")
+    settle_s: float | None = Field(default=None, ge=0, description="After each keystroke batch's wait, keep "
+                                   "waiting (at most this many seconds) until the shell's prompt is back or "
+                                   "the foreground program waits for input, and the screen is still, so the "
+                                   "observation does not depend on the machine's load; 0: off (Terminus-2 "
+                                   "reads the screen when the wait ends); None: SIM_SETTLE_S for the sim "
+                                   "model, off for every other model.")
     pane_width: int = Field(default=160, description="tmux pane width.")
     pane_height: int = Field(default=40, description="tmux pane height.")
     cache_path: str | None = Field(default=None, description="SQLite response cache (resumed runs do not pay twice).")
@@ -110,8 +119,16 @@ class ModularAgent(BaseAgent):
         self._session = environment.session_id or "session"
         recording = environment.trial_paths.agent_dir / "recording.cast" if opts.record_terminal_session else None
         self._terminal = TmuxTerminal(environment, "modular-agent", EnvironmentPaths.agent_dir / "modular.pane",
-                                      opts.pane_width, opts.pane_height, self._extra_env, recording)
+                                      opts.pane_width, opts.pane_height, self._extra_env, recording,
+                                      settle_s=self._settle_s())
         await self._terminal.start()
+
+    def _settle_s(self) -> float:
+        opts: ModularAgentOptions = self.options  # type: ignore[assignment]
+        if opts.settle_s is not None:
+            return opts.settle_s
+        name = self.model_name or opts.model or ""
+        return SIM_SETTLE_S if name == "sim" or name.startswith("sim:") else 0.0
 
     def _model(self):
         from modularrsi.models.registry import make_model

@@ -20,6 +20,37 @@ HISTORY_LIMIT = 10_000_000  # as Harbor sets it
 #: never shows an empty screen because bash was still starting (Harbor's three start commands give it
 #: that time by chance; one command does not).
 PROMPT_POLLS = 250
+#: Kernel wait channels of a process that sleeps until input arrives (from the terminal, a pipe, a socket
+#: or a poll over them): a foreground program in one of these draws nothing more until it is sent keys.
+#: A timer sleep or a wait for a child is not here: that program is still working.
+INPUT_WAITS = ("wait_woken", "n_tty_read", "do_select", "core_sys_select", "do_sys_poll", "do_poll", "ep_poll",
+               "do_epoll_wait", "pipe_read", "pipe_write", "unix_stream_read_generic", "inet_csk_accept",
+               "sk_wait_data", "read_events")
+#: How often the settle loop looks (seconds); the screen counts as still when two looks this far apart agree.
+SETTLE_POLL_S = 0.05
+
+#: One exec that returns (exit 0) once the pane has settled, or exits 1 at the cap. Settled: the shell
+#: is the terminal's foreground process group (its prompt is back), or every process of the foreground
+#: group sleeps waiting for input (INPUT_WAITS) — and two captures of the screen SETTLE_POLL_S apart
+#: agree. Bash builtins only inside the loop (``read`` from /proc), so a look forks nothing but tmux.
+_SETTLE_SCRIPT = r"""
+n={name}; waits=' {waits} '; end=$((SECONDS + {cap}))
+idle() {{
+  p=$(tmux display-message -p -t "$n" '#{{pane_pid}}' 2>/dev/null) || return 0
+  read -r s < /proc/$p/stat 2>/dev/null || return 0
+  set -- ${{s##*) }}; [ "$6" = "$3" ] && return 0; fg=$6
+  for f in /proc/[0-9]*/stat; do
+    read -r s < "$f" 2>/dev/null || continue; set -- ${{s##*) }}
+    [ "$3" = "$fg" ] || continue; [ "$1" = S ] || return 1
+    w=; read -r w < "${{f%stat}}wchan" 2>/dev/null; case "$waits" in *" $w "*) ;; *) return 1;; esac
+  done
+}}
+while [ $SECONDS -le $end ]; do
+  if idle; then a=$(tmux capture-pane -p -t "$n"); sleep {poll}; [ "$a" = "$(tmux capture-pane -p -t "$n")" ] && exit 0
+  else sleep {poll}; fi
+done
+exit 1
+"""
 
 
 class TmuxTerminal:
@@ -27,8 +58,9 @@ class TmuxTerminal:
 
     def __init__(self, environment: BaseEnvironment, session_name: str, log_path: PurePosixPath,
                  pane_width: int = 160, pane_height: int = 40, extra_env: dict[str, str] | None = None,
-                 recording: Path | None = None):
+                 recording: Path | None = None, settle_s: float = 0.0):
         self.environment, self.name, self.recording = environment, session_name, recording
+        self.settle_s = settle_s
         remote = EnvironmentPaths.agent_dir / recording.name if recording is not None else None
         self.session = TmuxSession(session_name=session_name, environment=environment, logging_path=log_path,
                                    local_asciinema_recording_path=recording, remote_asciinema_recording_path=remote,
@@ -59,6 +91,17 @@ class TmuxTerminal:
     async def send_keys(self, keys: str, min_timeout_sec: float = 0.0) -> None:
         self.wait_s += min_timeout_sec
         await self.session.send_keys(keys, block=False, min_timeout_sec=min_timeout_sec)
+        if self.settle_s > 0:
+            await self.settle()
+
+    async def settle(self) -> bool:
+        """Wait (at most ``settle_s``) until the pane has settled (see ``_SETTLE_SCRIPT``), so what is read
+        next does not depend on how fast the machine ran the command; False when the cap was reached."""
+        script = _SETTLE_SCRIPT.format(name=shlex.quote(self.name), waits=" ".join(INPUT_WAITS),
+                                       cap=max(1, round(self.settle_s)), poll=SETTLE_POLL_S)
+        result = await self.environment.exec(f"bash -c {shlex.quote(script)}", user=self.environment.default_user,
+                                             timeout_sec=int(self.settle_s) + 30)
+        return result.return_code == 0
 
     async def incremental_output(self) -> str:
         return await self.session.get_incremental_output()
