@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import socket
+import subprocess
+import sys
 import uuid
 from pathlib import Path
 
@@ -227,3 +231,42 @@ async def test_commands_can_run_as_an_unprivileged_user(task_factory, tmp_path):
         assert "Permission denied" in result.stderr
     finally:
         await box.stop(delete=True)
+
+
+ORCHESTRATOR = """
+import asyncio, os, signal, sys
+sys.path.insert(0, sys.argv[3])
+from pathlib import Path
+from sandbox_helpers import started
+
+async def main():
+    box = await started(Path(sys.argv[1]), Path(sys.argv[2]))
+    print(os.getpid(), flush=True)
+    if len(sys.argv) > 4:
+        os.kill(os.getpid(), signal.SIGKILL)  # as `kill -9` of an orchestrator mid-trial
+    await box.stop(delete=True)
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.skipif(not os.access("/sys/fs/cgroup/pids", os.W_OK), reason="needs writable v1 cgroups")
+def test_cgroups_of_an_orchestrator_killed_with_sigkill_are_reaped_by_the_next_one(task_factory, tmp_path):
+    from testutil import REPO
+
+    from modularrsi.sandbox.limits import _own_cgroup
+
+    support, task = str(REPO / "tests" / "support"), task_factory()
+    base = _own_cgroup("pids") / "modularrsi"
+    killed = subprocess.run([sys.executable, "-c", ORCHESTRATOR, str(task), str(tmp_path / "a"), support, "kill"],
+                            capture_output=True, text=True, timeout=300)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr[-2000:]
+    dead = killed.stdout.split()[0]
+    assert [p for p in base.iterdir() if p.name.startswith(f"{dead}.")], "the killed orchestrator left no cgroup"
+    done = subprocess.run([sys.executable, "-c", ORCHESTRATOR, str(task), str(tmp_path / "b"), support],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    for controller in ("pids", "memory", "cpu"):
+        left = [p.name for p in (_own_cgroup(controller) / "modularrsi").iterdir()
+                if p.name.startswith(f"{dead}.")]
+        assert not left, f"{controller}: cgroups of a dead orchestrator remain: {left}"

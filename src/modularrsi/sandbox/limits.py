@@ -105,7 +105,8 @@ class CgroupEnforcer:
         dirs = {}
         for controller in wanted:
             base = _own_cgroup(controller) / "modularrsi"
-            path = base / name
+            reap_orphans(base)
+            path = base / f"{owner_tag()}.{name}"
             path.mkdir(parents=True, exist_ok=True)
             dirs[controller or "unified"] = path
         enforcer = cls(limits, dirs, unified)
@@ -196,6 +197,55 @@ class CgroupEnforcer:
                     break
                 except OSError:
                     time.sleep(0.02)
+
+
+def owner_tag(pid: int | None = None) -> str:
+    """``<pid>.<start time>`` of a process (this one by default): a cgroup named with it belongs to that
+    process, and a pid reused by a later process does not claim it."""
+    pid = pid or os.getpid()
+    return f"{pid}.{_start_ticks(pid)}"
+
+
+def _start_ticks(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+_REAPED: set[Path] = set()
+_OWNED = re.compile(r"^(\d+)\.(\d+)\.")
+_LEGACY = re.compile(r"-(\d+)-[0-9a-f]+$")
+
+
+def reap_orphans(base: Path) -> None:
+    """Once per process and cgroup root: kill what is left in, and remove, every sandbox cgroup under
+    ``base`` whose orchestrator no longer runs (one killed with SIGKILL never removed its own)."""
+    if base in _REAPED or not base.is_dir():
+        return
+    _REAPED.add(base)
+    for path in base.iterdir():
+        if not path.is_dir() or _owner_runs(path.name):
+            continue
+        _kill_until_gone(lambda p=path: _procs_of(p), timeout_s=5.0)
+        with contextlib.suppress(OSError):
+            path.rmdir()
+
+
+def _owner_runs(name: str) -> bool:
+    """Whether the orchestrator a sandbox cgroup is named after still runs (unknown names: assume so)."""
+    if owned := _OWNED.match(name):
+        return owner_tag(int(owned[1])) == f"{owned[1]}.{owned[2]}"
+    if legacy := _LEGACY.search(name):  # ``<session>-<pid>-<hex>``, as earlier versions named them
+        return Path(f"/proc/{legacy[1]}").exists()
+    return True
+
+
+def _procs_of(path: Path) -> list[int]:
+    try:
+        return [int(p) for p in (path / "cgroup.procs").read_text().split()]
+    except OSError:
+        return []
 
 
 def _kill_until_gone(find, timeout_s: float = 10.0) -> None:
