@@ -13,7 +13,17 @@ from modularrsi.offline import apply_offline_defaults
 apply_offline_defaults()
 sys.path.insert(0, str(Path(__file__).parent / "support"))
 
+from containment import devices  # noqa: E402
 from testutil import write_task  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def host_devices_unchanged():
+    """Every test leaves the host's device nodes (/dev/null, /dev/tty, ...) exactly as it found them."""
+    before = devices()
+    yield
+    after = devices()
+    assert after == before, f"this test changed a host device node: {after} (before: {before})"
 
 
 @pytest.fixture

@@ -15,6 +15,8 @@ WATCHED = ("/etc", "/etc/ssh", "/usr", "/usr/bin", "/usr/local", "/usr/local/bin
            "/var/lib", "/opt", "/srv", "/root", "/sys/fs/cgroup/pids", "/sys/fs/cgroup/memory")
 #: Host files whose content must not change during a probe.
 FILES = ("/etc/passwd", "/etc/hosts", "/etc/hostname", "/etc/resolv.conf", "/usr/bin/env")
+#: Host device nodes every trial, probe and test must leave as they are (type, device number, inode, owner).
+DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx")
 SYSCTLS = ("/proc/sys/vm/swappiness", "/proc/sys/kernel/hostname", "/proc/sys/net/ipv4/ip_forward")
 
 
@@ -44,6 +46,18 @@ def _digest(root: Path) -> str:
     return h.hexdigest()
 
 
+def devices() -> dict[str, tuple | None]:
+    """What each of :data:`DEVICES` is now: (mode, rdev, inode, uid, gid), or None when it is gone."""
+    state: dict[str, tuple | None] = {}
+    for path in DEVICES:
+        try:
+            st = os.lstat(path)
+            state[path] = (st.st_mode, st.st_rdev, st.st_ino, st.st_uid, st.st_gid)
+        except OSError:
+            state[path] = None
+    return state
+
+
 def _hash(path: str) -> str:
     try:
         return hashlib.sha256(Path(path).read_bytes()).hexdigest()
@@ -58,16 +72,18 @@ class HostState:
     files: dict
     sysctls: dict
     siblings: str
+    nodes: dict
 
     @classmethod
     def take(cls, siblings: Path) -> HostState:
-        return cls({p: _hash(p) for p in FILES}, {p: _read(p) for p in SYSCTLS}, _digest(siblings))
+        return cls({p: _hash(p) for p in FILES}, {p: _read(p) for p in SYSCTLS}, _digest(siblings), devices())
 
     def assert_same(self, siblings: Path, name: str = "") -> None:
         """Nothing changed, and no file named ``name`` appeared in a watched host directory."""
         now = HostState.take(siblings)
         assert now.files == self.files, "a host file changed"
         assert now.sysctls == self.sysctls, "a host sysctl changed"
+        assert now.nodes == self.nodes, f"a host device node changed: {now.nodes} (before: {self.nodes})"
         assert now.siblings == self.siblings, f"files next to the trial changed ({siblings})"
         if name:
             for path in WATCHED:
