@@ -44,3 +44,15 @@ def test_every_save_writes_the_whole_document_as_harbor_encodes_it(tmp_path):
     text = path.read_text()
     assert text == reference(recorder)  # the last save encodes every step afresh
     assert Trajectory.model_validate_json(text).steps[-1].message == "handoff"
+
+
+def test_a_sub_trajectory_kind_outside_terminus2s_three_writes_no_file(tmp_path):
+    """The kind is the tail of a purpose an evolved context function chooses; it names a file."""
+    logs = tmp_path / "trial" / "agent"
+    logs.mkdir(parents=True)
+    recorder = TrajectoryRecorder(logs / "trajectory.json", "s-1", "modular", "0.1", "openai/m", "gen_0", {})
+    for kind in ("../../escape", "../escape", "/tmp/escape", "x/escape", "notes"):
+        recorder.subagent(1, kind, [Message("user", "summarise")], [], "a summary", "openai/m", {})
+    assert [p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file()] == []
+    recorder.subagent(1, "summary", [Message("user", "summarise")], [], "a summary", "openai/m", {})
+    assert [p.name for p in logs.iterdir()] == ["trajectory.summarization-1-summary.json"]

@@ -112,7 +112,11 @@ class TrajectoryRecorder:
 
     def subagent(self, index: int, kind: str, messages: list[Message], history: list[Message], reply: str,
                  model: str, usage: dict) -> None:
-        """Write the sub-trajectory of one summary call and keep its reference for the next compaction."""
+        """Write the sub-trajectory of one summary call and keep its reference for the next compaction.
+        ``kind`` comes from the purpose a (possibly evolved) context function names: only Terminus-2's three
+        (:data:`SUBAGENT_LABELS`) make a file, so no name can reach outside the agent's log directory."""
+        if kind not in SUBAGENT_LABELS:
+            return
         shared = next((i for i, (a, b) in enumerate(zip(messages[:-1], history, strict=False)) if a != b),
                       min(len(messages) - 1, len(history)))
         steps = [self._copied(s) for s in self.steps[:1 + (shared - 1) // 2]] if shared else []
