@@ -6,7 +6,7 @@ export HARBOR_TELEMETRY := 0
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 export HF_HUB_OFFLINE := 1
 
-.PHONY: demo test lint bench system-deps clean
+.PHONY: demo test lint bench system-deps check-setup clean
 
 $(VENV)/.installed: pyproject.toml requirements.lock
 	@scripts/system-deps.sh
@@ -16,6 +16,10 @@ $(VENV)/.installed: pyproject.toml requirements.lock
 
 system-deps:
 	@scripts/system-deps.sh
+
+# one line: what the tests and the container paths need that this machine lacks (CI runs it)
+check-setup: $(VENV)/.installed
+	@scripts/check-setup.sh
 
 # evolve on tasks/pool (sim) → integrate → merge → freeze → eval on tasks/heldout → HTML report
 demo: $(VENV)/.installed
