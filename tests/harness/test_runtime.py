@@ -4,10 +4,12 @@ trace; and turns what a function gets wrong at run time into a harness error, ne
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import time
 
 import pytest
-from runtime_helpers import kernel_with, reply, results, run, shape_attack
+from runtime_helpers import declared, kernel_with, left_behind, reply, results, run, sandbox_processes, shape_attack
 
 from modularrsi.harness.protocols import Ending
 from modularrsi.harness.safefiles import open_append, write_atomic
@@ -109,3 +111,120 @@ def test_a_symlink_planted_after_opening_is_replaced_not_followed(tmp_path):
     write_atomic(tmp_path / "out.json", "2")
     assert canary.read_text() == "untouched\n"
     assert (tmp_path / "trace.jsonl").read_text() == "event\n" and (tmp_path / "out.json").read_text() == "2"
+
+
+# ------------------------------------------------------------------ no worker outlives its call
+#: Puts the worker's uid in the notes and makes a request, so the host has it before the function spins.
+REPORT_UID = "import os\nctx.state.notes['uid'] = os.getuid()\nctx.model.context_limit()\n"
+SPIN = "while True:\n    pass\n"
+START_SPINNING_PROCESSES = """
+import os, subprocess, sys
+tried = []
+try:
+    if os.fork() == 0:
+        while True:
+            pass
+    tried.append('forked')
+except OSError as exc:
+    tried.append(type(exc).__name__)
+try:
+    subprocess.Popen([sys.executable, '-c', 'while True: pass'])
+    tried.append('started')
+except OSError as exc:
+    tried.append(type(exc).__name__)
+ctx.state.notes['tried'] = tried
+"""
+
+
+def worker_of(kernel) -> tuple[int, int]:
+    """The episode's worker: its pid in the sandbox and its uid."""
+    return kernel.session.pid, kernel.state.notes["uid"]
+
+
+def test_a_function_over_its_time_limit_leaves_no_process(tmp_path, task):
+    kernel, ending = episode(tmp_path, task, shape_attack(REPORT_UID + SPIN), timeout_s=1.0)
+    assert isinstance(ending, FunctionError) and "time limit" in str(ending)
+    assert left_behind(*worker_of(kernel)) == []
+
+
+def test_a_function_cannot_start_processes_and_leaves_none(tmp_path, task):
+    kernel, ending = episode(tmp_path, task, shape_attack(START_SPINNING_PROCESSES + REPORT_UID + SPIN), timeout_s=1.0)
+    assert kernel.state.notes["tried"] == ["BlockingIOError", "BlockingIOError"]  # RLIMIT_NPROC is 0
+    assert isinstance(ending, FunctionError) and left_behind(*worker_of(kernel)) == []
+
+
+SPAWNING_FILE = """import os
+def spin():
+    while True:
+        pass
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        spin()
+    spin()
+PARAMETERS = {'uid': os.getuid()}
+"""
+
+
+def test_were_processes_allowed_they_would_end_with_their_worker():
+    from modularrsi.harness.runtime import Zygote, worker_limits
+
+    values, worker = declared(SPAWNING_FILE, {**worker_limits(), "RLIMIT_NPROC": 8, "RLIMIT_CPU": 600})
+    uid = values["PARAMETERS"]["uid"]
+    try:
+        ends = time.monotonic() + 30
+        while sum(p[1] == uid for p in sandbox_processes()) < 3 and time.monotonic() < ends:
+            time.sleep(0.05)
+        assert sum(p[1] == uid for p in sandbox_processes()) == 3  # the worker, its child, the child's child
+        Zygote.kill(worker)
+        assert left_behind(worker.pid, uid) == []
+    finally:
+        worker.sock.close()
+
+
+def test_a_worker_killed_as_soon_as_it_is_forked_is_gone():
+    """The kill may come before the worker has become its own uid (a spare discarded, a cancelled start)."""
+    from modularrsi.harness.runtime import Zygote, worker_limits
+
+    for _ in range(5):
+        worker = Zygote.fresh(worker_limits())
+        try:
+            Zygote.kill(worker)
+            assert left_behind(worker.pid, -1) == []
+        finally:
+            worker.sock.close()
+
+
+def test_a_worker_has_a_cpu_time_limit(tmp_path, task):
+    body = ("import resource\nused = resource.getrusage(resource.RUSAGE_SELF)\n"
+            "return resource.getrlimit(resource.RLIMIT_CPU), used.ru_utime + used.ru_stime")
+    kernel, ending = episode(tmp_path, task, shape_attack(body), timeout_s=1.0)
+    (soft, hard), used = eval(results(kernel)[0])  # noqa: S307 - our own repr of plain values
+    assert ending.reason == "completed" and soft > 0 and hard > 0, f"no CPU limit: {(soft, hard)}"
+    from modularrsi.harness.runtime import CALL_CPU_MARGIN_S, worker_limits
+
+    assert hard == worker_limits(call_s=1.0)["RLIMIT_CPU"]
+    assert CALL_CPU_MARGIN_S < soft - used <= 2 + CALL_CPU_MARGIN_S < hard  # 1 s + the margin from the last message
+
+
+def test_an_episode_that_ends_normally_leaves_no_worker(tmp_path, task):
+    kernel, ending = episode(tmp_path, task, shape_attack("import os\nreturn os.getuid()"))
+    assert ending.reason == "completed"
+    assert left_behind(kernel.session.pid, int(results(kernel)[0])) == []
+
+
+def test_a_cancelled_episode_leaves_no_worker(tmp_path, task):
+    kernel = kernel_with(tmp_path, task, shape_attack(REPORT_UID + SPIN), timeout_s=120.0)
+
+    async def cancel_once_spinning() -> None:
+        running = asyncio.create_task(kernel.run())
+        ends = time.monotonic() + 60
+        while "uid" not in kernel.state.notes and not running.done() and time.monotonic() < ends:
+            await asyncio.sleep(0.05)
+        running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running
+        kernel.close(Ending("time_limit", kernel.state.turn, "cancelled (agent timeout)"))  # as the agent does
+
+    asyncio.run(cancel_once_spinning())
+    assert left_behind(*worker_of(kernel)) == []

@@ -10,14 +10,19 @@ Escape candidates report what they got in ``ctx.state.notes["results"]``, which 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
+import os
+import socket
 import textwrap
+import time
 from pathlib import Path
 
-from modularrsi.harness import BASELINE, composer
+from modularrsi.harness import BASELINE, composer, wire
 from modularrsi.harness.kernel import Kernel
 from modularrsi.harness.library import Function, load_generation
+from modularrsi.harness.runtime import Worker, Zygote
 from modularrsi.harness.trajectory import TrajectoryRecorder
 from modularrsi.models.scripted import ScriptedModel
 
@@ -161,3 +166,46 @@ def host_visible(kernel: Kernel, tmp_path: Path) -> str:
     parts = [json.dumps(kernel.state.notes), json.dumps([[m.content for m in c] for c in kernel.model._model.calls])]
     parts += [p.read_text() for p in (logs / "module_trace.jsonl", logs / "trajectory.json") if p.exists()]
     return "\n".join(parts)
+
+
+# ------------------------------------------------------------------ the processes of a worker, seen from the host
+def sandbox_processes() -> list[tuple[int, int]]:
+    """(pid in the sandbox, real uid) of every process under the current zygote's bubblewrap, zombies
+    included: the zygote, its workers and anything they started (reparented to the sandbox's pid 1)."""
+    root, parents, seen = Zygote._current._proc.pid, {}, {}
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        with contextlib.suppress(OSError, KeyError, ValueError), open(f"/proc/{entry}/status") as handle:
+            status = dict(line.split(":\t", 1) for line in handle.read().splitlines() if ":\t" in line)
+            parents[int(entry)] = int(status["PPid"])
+            seen[int(entry)] = (int(status["NSpid"].split()[-1]), int(status["Uid"].split()[0]))
+
+    def under(pid: int) -> bool:
+        for _ in range(64):
+            pid = parents.get(pid, 0)
+            if pid in (root, 0):
+                return pid == root
+        return False
+
+    return [facts for pid, facts in seen.items() if under(pid)]
+
+
+def left_behind(pid: int, uid: int, deadline_s: float = 5.0) -> list[tuple[int, int]]:
+    """What remains of worker ``pid`` (sandbox pid) running as ``uid``: its processes by pid or uid,
+    polled until there are none or ``deadline_s`` has passed (a bound for a loaded machine, not a timing)."""
+    ends = time.monotonic() + deadline_s
+    while True:
+        left = [p for p in sandbox_processes() if p[0] == pid or p[1] == uid]
+        if not left or time.monotonic() > ends:
+            return left
+        time.sleep(0.05)
+
+
+def declared(source: str, limits: dict[str, int]) -> tuple[dict, Worker]:
+    """Run a file's top level in a fresh worker with these ``limits``: its declared values and the
+    worker (its socket open: closing it would end the worker by itself)."""
+    worker = Zygote.fresh(limits)
+    worker.sock.settimeout(60)
+    worker.sock.sendall(wire.frame({"id": 1, "op": "declare", "a": [source]}))
+    size = wire.HEADER.unpack(worker.sock.recv(wire.HEADER.size, socket.MSG_WAITALL))[0]
+    reply = wire.unframe(worker.sock.recv(size, socket.MSG_WAITALL))
+    return wire.decode(reply["ok"]["values"]), worker

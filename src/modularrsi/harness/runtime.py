@@ -10,98 +10,64 @@ One *zygote* per orchestrating process (:class:`Zygote`, started on first use) r
   gid of its own (``zygote.drop_identity``): no capability, and no way to signal, ptrace or read the
   zygote or another episode's worker; ``/proc`` is read-only;
 - a filesystem of read-only binds: ``/usr`` (shared libraries), the interpreter's prefix, and
-  ``/rt``, a copy of the few modules functions may import (:data:`RUNTIME_FILES`); ``/tmp`` is an
+  ``/rt``, a copy of the few modules functions may import (``bubblewrap.RUNTIME_FILES``); ``/tmp`` is an
   empty tmpfs no worker can write; no ``/work``, ``/home``, ``/etc``, task or run directory;
 - an empty environment, only the loopback interface (no network), ``--die-with-parent``; the
   zygote and its workers are not dumpable (no ptrace, no ``/proc/PID/mem`` between them);
-- per worker, rlimits: address space (:data:`MEMORY_MB`), no new processes or threads, few files,
-  no core dumps; and a per-call time limit enforced by the orchestrator
-  (:class:`modularrsi.harness.session.Session`), which kills a worker that overruns it.
+- per worker, rlimits (:func:`worker_limits`): address space (:data:`MEMORY_MB`), no new processes
+  or threads, few files, no core dumps, CPU time (:data:`CALL_CPU_MARGIN_S`); and a per-call time
+  limit enforced by the orchestrator (:class:`modularrsi.harness.session.Session`), which kills a
+  worker that overruns it and, however an episode ends, its worker then: the zygote kills every
+  process of the worker's uid and reaps the worker (``zygote.end_worker``).
 """
 
 from __future__ import annotations
 
-import atexit
 import json
+import math
 import os
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import NamedTuple
+
+from modularrsi.harness.bubblewrap import build_root, bwrap_argv, spawn_kept
 
 HARNESS = Path(__file__).parent
 START_TIMEOUT_S = 30.0
 MEMORY_MB = 1024
-#: Modules copied into the sandbox's /rt: (package it is found in, path inside the package).
-RUNTIME_FILES = (("modularrsi", "harness/protocols.py"), ("modularrsi", "harness/resources.py"),
-                 ("modularrsi", "harness/wire.py"), ("modularrsi", "harness/worker.py"),
-                 ("modularrsi", "harness/zygote.py"),
-                 ("modularrsi", "models/base.py"),
-                 ("harbor", "agents/terminus_2/terminus_json_plain_parser.py"),
-                 ("harbor", "agents/terminus_2/terminus_xml_plain_parser.py"),
-                 ("harbor", "agents/terminus_2/templates"))
-#: Packages that get an empty ``__init__.py`` in /rt (never the real one: harbor's imports LiteLLM).
-RUNTIME_PACKAGES = ("modularrsi", "modularrsi/harness", "modularrsi/models", "harbor", "harbor/agents",
-                    "harbor/agents/terminus_2")
+#: A worker's CPU time is the second wall behind the orchestrator's kill (which comes once a call
+#: has computed for its time limit, ``call_s``, of wall time): RLIMIT_CPU's soft limit, re-armed at
+#: every message the worker receives, allows ``call_s`` + this many CPU seconds from then (past it,
+#: SIGXCPU ends the worker), so a worker whose kill is lost stops by itself.
+CALL_CPU_MARGIN_S = 10
+#: RLIMIT_CPU's hard limit, in those per-call allowances over a worker's whole life (SIGKILL, which
+#: no function can catch, and a limit no function can raise).
+WORKER_CPU_CALLS = 100
+#: A file's top level gets this much CPU (a loop is stopped by the kernel, however loaded the
+#: machine) and this much wall time (a load average of 30 must not fail a good file).
+DECLARE_CPU_S = 10
+DECLARE_TIMEOUT_S = 60.0
 
 
 class RuntimeUnavailable(RuntimeError):
     """The confined function runtime could not be started on this host."""
 
 
-def worker_limits(memory_mb: int = MEMORY_MB) -> dict[str, int]:
-    return {"RLIMIT_AS": memory_mb << 20, "RLIMIT_NPROC": 0, "RLIMIT_NOFILE": 32, "RLIMIT_CORE": 0,
-            "RLIMIT_FSIZE": 0}
-
-
-def _package_dir(name: str) -> Path:
-    import importlib.util
-
-    spec = importlib.util.find_spec(name)
-    assert spec and spec.submodule_search_locations
-    return Path(list(spec.submodule_search_locations)[0])
-
-
-def build_root() -> Path:
-    """A fresh directory holding what the sandbox's /rt shows (readable by any worker); removed at exit."""
-    root = Path(tempfile.mkdtemp(prefix="modularrsi-rt-"))
-    atexit.register(shutil.rmtree, root, True)
-    for package in RUNTIME_PACKAGES:
-        (root / package).mkdir(parents=True, exist_ok=True)
-        (root / package / "__init__.py").write_text("")
-    for package, rel in RUNTIME_FILES:
-        source, target = _package_dir(package) / rel, root / package / rel
-        if source.is_dir():
-            shutil.copytree(source, target)
-        else:
-            shutil.copyfile(source, target)
-    for path in [root, *root.rglob("*")]:
-        path.chmod(0o755 if path.is_dir() else 0o644)
-    return root
-
-
-def bwrap_argv(root: Path, control_fd: int) -> list[str]:
-    prefix = Path(sys.base_prefix)
-    argv = ["bwrap", "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
-            "--die-with-parent", "--new-session", "--clearenv", "--ro-bind", "/usr", "/usr"]
-    for link in ("lib", "lib64", "bin"):
-        if Path(f"/{link}").is_symlink():
-            argv += ["--symlink", os.readlink(f"/{link}"), f"/{link}"]
-        elif Path(f"/{link}").is_dir():
-            argv += ["--ro-bind", f"/{link}", f"/{link}"]
-    for parent in reversed(prefix.parents[:-1]):
-        argv += ["--perms", "0755", "--dir", str(parent)]
-    argv += ["--ro-bind", str(prefix), str(prefix), "--ro-bind", str(root), "/rt", "--proc", "/proc",
-             "--remount-ro", "/proc", "--dev", "/dev", "--perms", "0755", "--tmpfs", "/tmp", "--chdir", "/tmp", "--",
-             shutil.which("setpriv") or "/usr/bin/setpriv", "--clear-groups", "--inh-caps=-all",
-             "--bounding-set=-all,+setuid,+setgid", "--no-new-privs",
-             str(prefix / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"), "-I", "-S",
-             "/rt/modularrsi/harness/zygote.py", str(control_fd)]
-    return argv
+def worker_limits(memory_mb: int = MEMORY_MB, call_s: float | None = None) -> dict[str, int]:
+    """A worker's rlimits (each ``RLIMIT_*`` soft = hard) for calls of at most ``call_s`` seconds,
+    whose soft CPU limit ``CALL_CPU_S`` it re-arms at every message; None: a file's top level, with
+    :data:`DECLARE_CPU_S` of CPU in all."""
+    limits = {"RLIMIT_AS": memory_mb << 20, "RLIMIT_NPROC": 0, "RLIMIT_NOFILE": 32, "RLIMIT_CORE": 0,
+              "RLIMIT_FSIZE": 0, "RLIMIT_CPU": DECLARE_CPU_S}
+    if call_s is not None:
+        per_call = math.ceil(call_s) + CALL_CPU_MARGIN_S
+        limits |= {"CALL_CPU_S": per_call, "RLIMIT_CPU": per_call * WORKER_CPU_CALLS}
+    return limits
 
 
 def _alive(sock: socket.socket) -> bool:
@@ -114,31 +80,17 @@ def _alive(sock: socket.socket) -> bool:
         return False
 
 
-def _spawn_kept(argv: list[str], **popen) -> subprocess.Popen:
-    """Start ``argv`` from a thread that lives as long as the process does: ``--die-with-parent`` is
-    the parent-death signal, sent when the *thread* that started bwrap ends, and callers may be
-    short-lived worker threads (``asyncio.to_thread``)."""
-    started: dict = {}
-    ready = threading.Event()
+class Worker(NamedTuple):
+    """A forked worker: the orchestrator's end of its socket, its pid in the sandbox, its zygote."""
 
-    def keeper() -> None:
-        try:
-            started["proc"] = subprocess.Popen(argv, **popen)
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller
-            started["error"] = exc
-        ready.set()
-        if "proc" in started:
-            started["proc"].wait()
-
-    threading.Thread(target=keeper, name="modularrsi-zygote", daemon=True).start()
-    ready.wait()
-    if "error" in started:
-        raise started["error"]
-    return started["proc"]
+    sock: socket.socket
+    pid: int
+    zygote: Zygote
 
 
 class Zygote:
-    """The process-wide warm zygote; thread-safe. :meth:`fork` gives a worker per episode."""
+    """The process-wide warm zygote; thread-safe. :meth:`fresh` and :meth:`spare` give a worker per
+    episode, :meth:`kill` ends it and everything it started."""
 
     _lock = threading.Lock()
     _current: Zygote | None = None
@@ -153,13 +105,13 @@ class Zygote:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the zygote
         try:
-            self._proc = _spawn_kept(bwrap_argv(Zygote._root, theirs.fileno()), pass_fds=(theirs.fileno(),),
+            self._proc = spawn_kept(bwrap_argv(Zygote._root, theirs.fileno()), pass_fds=(theirs.fileno(),),
                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._log, env={},
                                      start_new_session=True)
         finally:
             theirs.close()
         self._sock, self._owner = ours, os.getpid()
-        self._spares: dict[tuple, tuple[socket.socket, int]] = {}
+        self._spares: dict[tuple, Worker] = {}
         self._sock.settimeout(START_TIMEOUT_S)
         if self._receive().get("ready") is not True:
             raise RuntimeUnavailable("the function runtime's zygote did not start")
@@ -197,9 +149,9 @@ class Zygote:
             return zygote
 
     @classmethod
-    def fork(cls, episode_sock: socket.socket, limits: dict[str, int]) -> int:
-        """A new worker serving ``episode_sock``; its pid (in the sandbox). A zygote that died is
-        restarted once."""
+    def fork(cls, episode_sock: socket.socket, limits: dict[str, int]) -> tuple[Zygote, int]:
+        """A new worker serving ``episode_sock``: its zygote and its pid (in the sandbox). A zygote
+        that died is restarted once."""
         for attempt in (1, 2):
             zygote = cls.current()
             try:
@@ -208,34 +160,36 @@ class Zygote:
                 break
             except (OSError, RuntimeUnavailable):
                 with cls._lock:
-                    cls._current = None
+                    cls._discard(zygote)
                 if attempt == 2:
                     raise
         if not isinstance(reply.get("pid"), int):
             raise RuntimeUnavailable(f"no function worker: {reply.get('error', reply)}")
-        return reply["pid"]
+        return zygote, reply["pid"]
 
     @classmethod
-    def spare(cls, limits: dict[str, int]) -> tuple[socket.socket, int] | None:
-        """A worker forked ahead of time with these ``limits`` (its socket, its pid), or None; either
-        way another spare is forked in the background, so an episode rarely waits for a fork."""
+    def spare(cls, limits: dict[str, int]) -> Worker | None:
+        """A worker forked ahead of time with these ``limits``, or None; either way another spare is
+        forked in the background, so an episode rarely waits for a fork."""
         key = tuple(sorted(limits.items()))
         with cls._lock:
             zygote = cls._current
             usable = zygote is not None and zygote._owner == os.getpid() and zygote._proc.poll() is None
             taken = zygote._spares.pop(key, None) if usable else None
         threading.Thread(target=cls._refill, args=(limits, key), name="modularrsi-spare", daemon=True).start()
-        if taken is not None and not _alive(taken[0]):
-            taken[0].close()
+        if taken is not None and not _alive(taken.sock):
+            cls.kill(taken)
+            taken.sock.close()
             return None
         return taken
 
     @classmethod
-    def fresh(cls, limits: dict[str, int]) -> tuple[socket.socket, int]:
-        """A worker forked now: its socket and its pid."""
+    def fresh(cls, limits: dict[str, int]) -> Worker:
+        """A worker forked now."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            return ours, cls.fork(theirs, limits)
+            zygote, pid = cls.fork(theirs, limits)
+            return Worker(ours, pid, zygote)
         except BaseException:
             ours.close()
             raise
@@ -252,29 +206,32 @@ class Zygote:
         except (OSError, RuntimeUnavailable):
             return
         with cls._lock:
-            keep = cls._current is zygote and key not in zygote._spares
+            keep = cls._current is spare.zygote and key not in spare.zygote._spares
             if keep:
-                zygote._spares[key] = spare
+                spare.zygote._spares[key] = spare
         if not keep:
-            cls.kill(spare[1])
-            spare[0].close()
+            cls.kill(spare)
+            spare.sock.close()
 
     @classmethod
-    def kill(cls, pid: int) -> None:
+    def kill(cls, worker: Worker) -> None:
+        """End ``worker`` and every process it started. Only its own zygote is asked (a pid means
+        nothing to another); a zygote no longer in use has ended, and its workers with it."""
+        zygote = worker.zygote
         with cls._lock:
-            zygote = cls._current
-            if zygote is None or zygote._owner != os.getpid():
+            if zygote is not cls._current or zygote._owner != os.getpid():
                 return
             try:
-                zygote._ask({"op": "kill", "pid": pid}, [])
+                zygote._ask({"op": "kill", "pid": worker.pid}, [])
             except (OSError, RuntimeUnavailable):
-                cls._current = None
+                cls._discard(zygote)
 
-
-#: A file's top level gets this much CPU (a loop is stopped by the kernel, however loaded the
-#: machine) and this much wall time (a load average of 30 must not fail a good file).
-DECLARE_CPU_S = 10
-DECLARE_TIMEOUT_S = 60.0
+    @classmethod
+    def _discard(cls, zygote: Zygote) -> None:
+        """Stop using ``zygote`` and end it: its sandbox, and every worker in it, dies with it."""
+        if cls._current is zygote:
+            cls._current = None
+        zygote._proc.kill()
 
 
 def declare(source: str, timeout_s: float = DECLARE_TIMEOUT_S) -> dict:
@@ -283,7 +240,8 @@ def declare(source: str, timeout_s: float = DECLARE_TIMEOUT_S) -> dict:
     "async" | "value"}}`` for the contract's callable names, or ``{"error": "Type: message"}``."""
     from modularrsi.harness import wire
 
-    ours, pid = Zygote.fresh({**worker_limits(), "RLIMIT_CPU": DECLARE_CPU_S})
+    worker = Zygote.fresh(worker_limits())
+    ours = worker.sock
     try:
         ours.settimeout(timeout_s)
         ours.sendall(wire.frame({"id": 1, "op": "declare", "a": [source]}))
@@ -294,7 +252,7 @@ def declare(source: str, timeout_s: float = DECLARE_TIMEOUT_S) -> dict:
         return {"error": f"the function runtime failed: {exc} (a top level over its {DECLARE_CPU_S} s of CPU "
                          "ends its worker)"}
     finally:
-        Zygote.kill(pid)
+        Zygote.kill(worker)
         ours.close()
     return _declaration(reply, wire)
 

@@ -12,7 +12,9 @@ Invariants:
   with the same ``Ending`` as when functions ran in-process;
 - every other failure — the function raised, returned or sent something malformed, its worker died
   or it computed for longer than ``timeout_s`` without asking the orchestrator for anything (then
-  the worker is killed) — is a :class:`FunctionError`; the orchestrator never crashes on one.
+  the worker is killed) — is a :class:`FunctionError`; the orchestrator never crashes on one;
+- the worker, and everything it started, is killed when a call overruns its time limit and when
+  the episode ends (:meth:`Session.close`), however it ends.
 """
 
 from __future__ import annotations
@@ -20,14 +22,13 @@ from __future__ import annotations
 import asyncio
 import inspect
 import itertools
-import socket
 import time
 from collections.abc import Callable
 from typing import Any
 
 from modularrsi.harness import wire
 from modularrsi.harness.protocols import Message, Reply
-from modularrsi.harness.runtime import Zygote, worker_limits
+from modularrsi.harness.runtime import MEMORY_MB, Worker, Zygote, worker_limits
 
 #: Exceptions a handler may raise that functions see by name (everything else: ``HarnessError``).
 TYPED = ("LimitReached", "ModelError", "ContextOverflow", "ModelUnavailable", "BudgetExceeded")
@@ -44,10 +45,10 @@ class FunctionError(RuntimeError):
 class Session:
     """One episode's worker: :meth:`start`, :meth:`call`, :meth:`close`."""
 
-    def __init__(self, sock: socket.socket, pid: int, mirror: wire.Mirror, timeout_s: float):
-        self.pid, self.mirror, self.timeout_s = pid, mirror, timeout_s
+    def __init__(self, worker: Worker, mirror: wire.Mirror, timeout_s: float):
+        self.worker, self.pid, self.mirror, self.timeout_s = worker, worker.pid, mirror, timeout_s
         self.handlers: dict[str, Callable[..., Any]] = {}
-        self._sock, self._loop = sock, asyncio.get_running_loop()
+        self._sock, self._loop = worker.sock, asyncio.get_running_loop()
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future] = {}
         self._raised: dict[int, BaseException] = {}
@@ -59,11 +60,17 @@ class Session:
     @classmethod
     async def start(cls, mirror: wire.Mirror, timeout_s: float, memory_mb: int | None = None) -> Session:
         started = time.perf_counter()
-        limits = worker_limits(memory_mb) if memory_mb else worker_limits()
-        ours, pid = Zygote.spare(limits) or await asyncio.to_thread(Zygote.fresh, limits)
-        session = cls(ours, pid, mirror, timeout_s)
+        limits = worker_limits(memory_mb or MEMORY_MB, call_s=timeout_s)
+        worker = Zygote.spare(limits) or await _fresh(limits)
+        session = cls(worker, mirror, timeout_s)
         session.fork_s = time.perf_counter() - started
-        session._transport, _ = await session._loop.create_unix_connection(lambda: _Frames(session), sock=ours)
+        try:
+            session._transport, _ = await session._loop.create_unix_connection(lambda: _Frames(session),
+                                                                               sock=worker.sock)
+        except BaseException:
+            Zygote.kill(worker)
+            worker.sock.close()
+            raise
         return session
 
     # ------------------------------------------------------------ calls into the worker
@@ -201,7 +208,7 @@ class Session:
         self._kill()
 
     def _kill(self) -> None:
-        Zygote.kill(self.pid)
+        Zygote.kill(self.worker)
         self._transport.close()
 
     def close(self) -> None:
@@ -212,6 +219,22 @@ class Session:
             self._kill()
         for task in list(self._tasks):
             task.cancel()
+
+
+async def _fresh(limits: dict[str, int]) -> Worker:
+    """A worker forked now (in a thread); if the episode is cancelled meanwhile, it is ended once forked."""
+    forking = asyncio.ensure_future(asyncio.to_thread(Zygote.fresh, limits))
+    try:
+        return await asyncio.shield(forking)
+    except asyncio.CancelledError:
+        forking.add_done_callback(_end_unused)
+        raise
+
+
+def _end_unused(forking: asyncio.Future) -> None:
+    if not forking.cancelled() and forking.exception() is None:
+        Zygote.kill(forking.result())
+        forking.result().sock.close()
 
 
 class _Frames(asyncio.Protocol):

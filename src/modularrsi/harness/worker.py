@@ -11,14 +11,17 @@ messages:
 
 Calls nest (``run`` awaits ``loop.query``; serving it, the orchestrator calls ``parse`` here), so a
 request waiting for its answer serves the requests that arrive first. Every message carries the
-state delta (:class:`~modularrsi.harness.wire.Mirror`). The worker exits when its socket closes.
+state delta (:class:`~modularrsi.harness.wire.Mirror`). The worker exits when its socket closes, and
+at every message it receives re-arms its CPU time limit (:func:`rearm_cpu`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import math
 import os
+import resource
 import socket
 import time
 import types
@@ -49,9 +52,9 @@ KINDS = {"LimitReached": LimitReached, "ModelError": base.ModelError, "ContextOv
 class Channel:
     """The worker's end of the episode socket: blocking, one call at a time, nested calls served."""
 
-    def __init__(self, sock: socket.socket, mirror: wire.Mirror):
+    def __init__(self, sock: socket.socket, mirror: wire.Mirror, call_cpu_s: int | None = None):
         self.sock, self.mirror, self.ids = sock, mirror, itertools.count(1)
-        self.handler = None
+        self.handler, self.call_cpu_s = None, call_cpu_s
         self.queued: list[dict] = []
 
     def notify(self, op: str, *args) -> None:
@@ -67,6 +70,7 @@ class Channel:
     def receive(self) -> dict:
         size = wire.HEADER.unpack(self._exactly(wire.HEADER.size))[0]
         message = wire.unframe(self._exactly(size))
+        rearm_cpu(self.call_cpu_s)
         self.mirror.apply(message.get("s"))
         return message
 
@@ -103,6 +107,15 @@ class Channel:
         except wire.Malformed as exc:  # the state cannot be sent: notes that are not plain data
             self.mirror.reset_notes()
             self.send({"re": message["id"], "err": {"type": "Malformed", "msg": f"ctx.state.notes: {exc}"}})
+
+
+def rearm_cpu(call_cpu_s: int | None) -> None:
+    """Let the worker compute ``call_cpu_s`` CPU seconds from now (RLIMIT_CPU's soft limit: past it,
+    SIGXCPU ends the worker); the hard limit stays (see ``runtime.worker_limits``)."""
+    if call_cpu_s:
+        usage, hard = resource.getrusage(resource.RUSAGE_SELF), resource.getrlimit(resource.RLIMIT_CPU)[1]
+        soft = math.ceil(usage.ru_utime + usage.ru_stime) + call_cpu_s
+        resource.setrlimit(resource.RLIMIT_CPU, (soft if hard == resource.RLIM_INFINITY else min(soft, hard), hard))
 
 
 def _describe(exc: BaseException) -> dict:
@@ -290,9 +303,9 @@ def declare(source: str) -> dict:
     return {"values": values, "callables": kinds}
 
 
-def serve_episode(sock: socket.socket) -> None:
+def serve_episode(sock: socket.socket, call_cpu_s: int | None = None) -> None:
     mirror = wire.Mirror(LoopState(instruction=""), [], owner=False)
-    channel = Channel(sock, mirror)
+    channel = Channel(sock, mirror, call_cpu_s)
     channel.handler = Episode(channel)
     while True:
         channel.serve(channel.receive())
