@@ -37,6 +37,8 @@ from harbor.environments.docker.docker import DockerEnvironment
 from harbor.environments.podman import PodmanEnvironment
 from harbor.models.task.config import NetworkMode, NetworkPolicy
 
+from modularrsi.util.hostenv import compose_host_env
+
 LOCAL_BASES = ("localhost/modularrsi-debian:bookworm-hostca", "localhost/modularrsi-debian:bookworm")
 GOST_STANDIN = "#!/bin/sh\n# Stand-in for gost: proxies nothing (no-network mode needs only the nftables rules).\n" \
                "exec sleep infinity\n"
@@ -116,6 +118,14 @@ class _Offline:
         """Containers go; the task's built image stays, so the next trial of the task reuses it
         (Harbor's teardown for ``delete`` also removes local images: a rebuild per attempt)."""
         await super().stop(delete=False)
+
+    @override
+    def _compose_env_vars(self, include_os_env: bool = True) -> dict[str, str]:
+        """Harbor's compose environment with, of the host's own, only what the engine's CLI needs and
+        what the user names (:func:`modularrsi.util.hostenv.compose_host_env`): a task's compose file
+        interpolates ``${NAME}`` from this environment, and must not read the host's secrets."""
+        env = super()._compose_env_vars(include_os_env=False)
+        return {**compose_host_env(), **env} if include_os_env else env
 
     @override
     async def _write_resources_compose_file(self) -> Path:
