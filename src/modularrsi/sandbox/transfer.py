@@ -21,6 +21,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import IO
 
+from modularrsi.util.files import check_replaceable
+
 #: Runs a command inside the sandbox as its root with the given stdin and stdout files; raises on failure.
 Runner = Callable[[str, IO[bytes] | None, IO[bytes] | None], Awaitable[None]]
 
@@ -59,7 +61,9 @@ def extract(archive: IO[bytes], target: Path) -> None:
 
 
 def write_file(data: IO[bytes], target: Path) -> None:
-    """``data`` as ``target``, replacing (never following) whatever is there."""
+    """``data`` as ``target``, replacing (never following) the file or symlink there; never a device,
+    directory, FIFO or socket (:func:`~modularrsi.util.files.check_replaceable`)."""
+    check_replaceable(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     data.seek(0)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")

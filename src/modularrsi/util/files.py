@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,21 @@ from typing import Any
 import yaml
 
 
+def check_replaceable(path: Path) -> None:
+    """Refuse (OSError) to replace ``path`` by a rename when something other than a regular file or a
+    symlink is there: an atomic write given ``/dev/null`` (or a directory, a socket, a FIFO) would
+    otherwise put a regular file in its place."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+        kind = "directory" if stat.S_ISDIR(mode) else "device, FIFO or socket"
+        raise IsADirectoryError(f"{path}: a {kind}, not a regular file; refusing to replace it with a file")
+
+
 def write_text(path: Path, text: str) -> None:
+    check_replaceable(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
