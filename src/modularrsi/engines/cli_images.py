@@ -25,18 +25,19 @@ def _fail(message: str) -> typer.Exit:
 @app.command("list")
 def list_command(tasks: Annotated[list[Path], typer.Argument(help="Tasks or directories of tasks.")],
                  engine: ENGINE = None) -> None:
-    """The base images these tasks need: which the engine has, which are missing, and why each missing
-    one can or cannot be built here."""
+    """The images these tasks need (bases, COPY --from images, compose services', a separate verifier's):
+    which the engine has, which are missing, and why each missing one can or cannot be built here."""
     try:
         found = find_engine(engine)
         needs = list_needs(discover([p.resolve() for p in tasks]), found)
     except (OSError, ValueError) as exc:
         raise _fail(str(exc)) from None
-    table = Table(title=f"base images ({found.name if found else 'no engine answers here'})")
-    for column in ("image", "tasks", "status"):
+    table = Table(title=f"images the tasks need ({found.name if found else 'no engine answers here'})")
+    for column in ("image", "tasks", "named by", "status"):
         table.add_column(column, overflow="fold")
     for need in needs:
-        table.add_row(need.image, str(len(need.tasks)), need.status)
+        named = "; ".join(need.uses[:2]) + (f"; +{len(need.uses) - 2} more" if len(need.uses) > 2 else "")
+        table.add_row(need.image, str(len(need.tasks)), named, need.status)
     Console(width=200 if not Console().is_terminal else None).print(table)
     if found is None:
         raise _fail("no container engine answers here; run scripts/engine-setup.sh as root")

@@ -1,21 +1,22 @@
 """Base images for Dockerfile-built tasks on a machine without a registry.
 
-``list_needs`` reads every ``FROM`` of the tasks' Dockerfiles (ARG defaults resolved, build stages
-skipped) and says, per image, whether the engine has it and, if not, whether it can be built here:
+``list_needs`` reads every image the tasks name (:mod:`modularrsi.engines.task_images`: ``FROM``,
+``COPY --from=<image>``, compose services, a separate verifier's Dockerfile; build stages skipped)
+and says, per image, whether the engine has it and, if not, whether it can be built here:
 Debian-family bases (bookworm, trixie, their ``-slim`` and version names, under any of the registry
 prefixes tasks use) are bootstrapped from Debian's archive with ``debootstrap``; any other image is
 reported with the reason it cannot be, and nothing is tagged to pretend to be it.
 
 Invariants: a bootstrapped image is tagged under exactly the names asked for (digests dropped:
 an engine cannot hold an image under another manifest's digest); a suite's root filesystem is
-built once and cached as a tarball; ``trust_host_ca`` copies this host's CA bundle into the image
-and points pip at it (for networks that intercept TLS), and says so in the image's labels.
+built once and cached as a tarball, with the official image's apt sources (the release, its
+``-updates`` and its ``-security`` suite, deb822 ``debian.sources``; :func:`apt_sources`);
+``trust_host_ca`` copies this host's CA bundle into the image and points pip at it (for networks
+that intercept TLS), and says so in the image's labels.
 """
 
 from __future__ import annotations
 
-import re
-import shlex
 import shutil
 import subprocess
 import tempfile
@@ -25,6 +26,11 @@ from pathlib import Path
 from modularrsi.engines.cpython import build_python_image, find_cpython, python_want
 from modularrsi.engines.engine import Engine, EngineError
 from modularrsi.engines.refs import SUITES, ImageRef, parse_ref, suite_of
+from modularrsi.engines.task_images import dockerfile_images as from_images
+from modularrsi.engines.task_images import task_images
+from modularrsi.engines.uv_image import build_uv_image, uv_version
+
+__all__ = ["Need", "bootstrap", "from_images", "list_needs", "why_not_buildable"]
 
 DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 HOST_CA = Path("/etc/ssl/certs/ca-certificates.crt")
@@ -41,56 +47,29 @@ def why_not_buildable(ref: ImageRef) -> str:
     return f"{ref.repository}:{ref.tag} needs {what}, which Debian's archive does not provide; it needs a registry"
 
 
-def from_images(dockerfile: Path) -> list[str]:
-    """Every base image a Dockerfile names (ARG defaults expanded; FROM of an earlier stage skipped)."""
-    args: dict[str, str] = {}
-    stages: set[str] = set()
-    images: list[str] = []
-    for line in _instructions(dockerfile.read_text()):
-        word, _, rest = line.partition(" ")
-        if word.upper() == "ARG" and not images:
-            for token in shlex.split(rest):
-                key, _, value = token.partition("=")
-                args[key] = value
-        elif word.upper() == "FROM":
-            words = [w for w in rest.split() if not w.startswith("--")]
-            image = re.sub(r"\$\{?(\w+)\}?", lambda m: args.get(m.group(1), ""), words[0]) if words else ""
-            if len(words) >= 3 and words[1].upper() == "AS":
-                stages.add(words[2].lower())
-            if image and image.lower() not in stages and image != "scratch":
-                images.append(image)
-    return images
-
-
-def _instructions(text: str) -> list[str]:
-    lines, buffer = [], ""
-    for raw in text.splitlines():
-        stripped = raw.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        if stripped.endswith("\\"):
-            buffer += stripped[:-1] + " "
-            continue
-        lines.append(buffer + stripped)
-        buffer = ""
-    return lines + ([buffer] if buffer else [])
-
-
 @dataclass
 class Need:
     """One base image the tasks need, and where it stands on this machine."""
 
     image: str
     tasks: list[str] = field(default_factory=list)
+    uses: list[str] = field(default_factory=list)  # where the tasks name it: "COPY --from at environment/Dockerfile:4"
     present: bool = False
     suite: str | None = None
     cpython: str = ""  # "3.12.1 (/root/.pyenv/versions/3.12.1)" when built from a host CPython
+    uv: str = ""  # "0.8.15" for ghcr.io/astral-sh/uv:0.8.15, built from PyPI's uv wheel
     reason: str = ""
+
+    @property
+    def buildable(self) -> bool:
+        return bool(self.suite or self.uv)
 
     @property
     def status(self) -> str:
         if self.present:
             return "present"
+        if self.uv:
+            return f"missing: build from PyPI's uv {self.uv} wheel (its static binaries)"
         if self.cpython:
             return f"missing: build from CPython {self.cpython} on Debian {self.suite}"
         return f"missing: bootstrap from Debian {self.suite}" if self.suite else f"missing: {self.reason}"
@@ -100,9 +79,10 @@ def list_needs(task_dirs: list[Path], engine: Engine | None) -> list[Need]:
     """The base images of ``task_dirs``, each with its status on ``engine`` (None: no engine)."""
     needs: dict[str, Need] = {}
     for task in task_dirs:
-        dockerfile = task / "environment" / "Dockerfile"
-        for image in from_images(dockerfile) if dockerfile.is_file() else []:
-            needs.setdefault(image, Need(image)).tasks.append(task.name)
+        for use in task_images(task):
+            need = needs.setdefault(use.image, Need(use.image))
+            need.tasks += [task.name] if task.name not in need.tasks else []
+            need.uses += [str(use)] if str(use) not in need.uses else []
     for need in needs.values():
         ref = parse_ref(need.image)
         need.present = engine is not None and engine.has_image(ref.local_name)
@@ -111,9 +91,11 @@ def list_needs(task_dirs: list[Path], engine: Engine | None) -> list[Need]:
 
 
 def _plan(need: Need, ref: ImageRef) -> None:
-    """How ``need`` can be built here (a Debian suite, or a host CPython on one), or why not."""
-    need.suite = suite_of(ref)
+    """How ``need`` can be built here (a Debian suite, a host CPython on one, PyPI's uv), or why not."""
+    need.suite, need.uv = suite_of(ref), uv_version(ref) or ""
     want = python_want(ref)
+    if need.uv:
+        return
     if need.suite or want is None:
         need.reason = "" if need.suite else why_not_buildable(ref)
         return
@@ -125,16 +107,17 @@ def _plan(need: Need, ref: ImageRef) -> None:
 
 
 def bootstrap(names: list[str], engine: Engine, trust_host_ca: bool = False, cache: Path = CACHE) -> dict[str, str]:
-    """Build each name from Debian's archive (a Debian suite) or from a host CPython on a Debian
-    suite (an official ``python`` tag), and tag it under exactly that name (digest dropped). Returns
-    name -> what happened; raises :class:`EngineError` for a name it cannot build."""
+    """Build each name from Debian's archive (a Debian suite), from a host CPython on a Debian suite
+    (an official ``python`` tag) or from PyPI's uv wheel (``ghcr.io/astral-sh/uv:X.Y.Z``), and tag it
+    under exactly that name (digest dropped). Returns name -> what happened; raises
+    :class:`EngineError` for a name it cannot build."""
     needs = [Need(name) for name in names]
     for need in needs:
         _plan(need, parse_ref(need.image))
-    bad = [f"{n.image} ({n.reason})" for n in needs if n.suite is None]
+    bad = [f"{n.image} ({n.reason})" for n in needs if not n.buildable]
     if bad:
         raise EngineError(f"cannot bootstrap {'; '.join(bad)}")
-    done: dict[str, str] = {}
+    done = {n.image: build_uv_image(engine, parse_ref(n.image), _tag_names(parse_ref(n.image))) for n in needs if n.uv}
     for suite in sorted({n.suite for n in needs if n.suite}):
         local = f"localhost/modularrsi-debian:{suite}{'-hostca' if trust_host_ca else ''}"
         if not engine.has_image(local) or trust_host_ca:
@@ -159,8 +142,9 @@ def _tag_names(ref: ImageRef) -> list[str]:
 
 
 def rootfs_tarball(suite: str, cache: Path = CACHE) -> Path:
-    """A cached minbase root filesystem of ``suite`` (debootstrap from Debian's archive)."""
-    tarball = cache / f"debian-{suite}-minbase.tar"
+    """A cached minbase root filesystem of ``suite`` (debootstrap from Debian's archive), with the
+    official image's apt sources."""
+    tarball = cache / f"debian-{suite}-minbase-sources.tar"  # a new name: older tarballs list main only
     if tarball.is_file():
         return tarball
     if shutil.which("debootstrap") is None:
@@ -170,10 +154,31 @@ def rootfs_tarball(suite: str, cache: Path = CACHE) -> Path:
     with tempfile.TemporaryDirectory(prefix=f"debootstrap-{suite}-", dir=cache) as tmp:
         rootfs = Path(tmp) / "rootfs"
         _check_run(["debootstrap", "--variant=minbase", suite, str(rootfs)], f"debootstrap {suite}")
+        write_apt_sources(rootfs, suite)
         partial = tarball.with_suffix(".tmp")
         _check_run(["tar", "-C", str(rootfs), "-cf", str(partial), "."], f"tar {suite}")
         partial.rename(tarball)
     return tarball
+
+
+ARCHIVE = "http://deb.debian.org"
+KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
+
+
+def apt_sources(suite: str) -> str:
+    """``/etc/apt/sources.list.d/debian.sources`` as the official image of ``suite`` has it: the
+    release and its updates from the archive, and its security suite from the security archive."""
+    stanzas = [(f"{ARCHIVE}/debian", f"{suite} {suite}-updates"), (f"{ARCHIVE}/debian-security", f"{suite}-security")]
+    return "\n".join(f"Types: deb\nURIs: {uri}\nSuites: {suites}\nComponents: main\nSigned-By: {KEYRING}\n"
+                     for uri, suites in stanzas)
+
+
+def write_apt_sources(rootfs: Path, suite: str) -> None:
+    """Replace debootstrap's one-line ``sources.list`` (the release's ``main`` only) with :func:`apt_sources`."""
+    apt = rootfs / "etc" / "apt"
+    (apt / "sources.list").unlink(missing_ok=True)
+    (apt / "sources.list.d").mkdir(parents=True, exist_ok=True)
+    (apt / "sources.list.d" / "debian.sources").write_text(apt_sources(suite))
 
 
 def _import_suite(engine: Engine, suite: str, ref: str, trust_host_ca: bool, cache: Path) -> None:

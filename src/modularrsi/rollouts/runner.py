@@ -30,7 +30,13 @@ from modularrsi.models.budget import BudgetLedger
 from modularrsi.rollouts.config import RunConfig
 from modularrsi.rollouts.metrics import Attempt
 from modularrsi.rollouts.state import AttemptSeed, LockManifests, RunLock, RunState, TaskRef, write_state
-from modularrsi.tasks.trials import environment_name, invalid_reason, resolve_environment, reward_of
+from modularrsi.tasks.trials import (
+    environment_name,
+    exception_text,
+    invalid_reason,
+    resolve_environment,
+    reward_of,
+)
 from modularrsi.util.files import write_json
 
 
@@ -61,7 +67,7 @@ def attempt_from_result(result: TrialResult, index: int) -> Attempt:
     agent = result.agent_result
     error = None
     if result.exception_info is not None:
-        error = f"{result.exception_info.exception_type}: {result.exception_info.exception_message[:200]}"
+        error = exception_text(result.exception_info.exception_type, result.exception_info.exception_message)
     wall = (result.finished_at - result.started_at).total_seconds() if result.started_at and result.finished_at else 0
     return Attempt(task=result.task_name, attempt=index, reward=reward_of(result), steps=int(meta.get("turns", 0)),
                    input_tokens=(agent.n_input_tokens or 0) if agent else 0,

@@ -4,6 +4,10 @@ A task's ``environment/Dockerfile`` is read into an :class:`EnvironmentPlan`: th
 environment variables, files to copy, shell steps to run inside the sandbox at start, and the Debian
 packages the image would install (which become *host requirements*). Anything outside the subset is
 refused here, before a sandbox starts, with one line naming the file, the line and what to do.
+
+Heredocs are read with their instruction (:mod:`modularrsi.util.dockerfile_text`): a RUN heredoc is the
+script the sandbox's shell runs (:mod:`modularrsi.sandbox.dockerfile_run`), a ``COPY <<EOF /path``
+heredoc a file written at start (its variables expanded unless its delimiter is quoted, as BuildKit does).
 """
 
 from __future__ import annotations
@@ -12,6 +16,9 @@ import re
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+
+from modularrsi.sandbox.dockerfile_run import RunRefused, file_script, plan_run
+from modularrsi.util.dockerfile_text import Instruction, instructions
 
 #: Base images whose userland is the host's own (Debian bookworm family), with the tools each implies.
 BASE_IMAGES: dict[str, tuple[str, ...]] = {
@@ -22,7 +29,6 @@ BASE_IMAGES: dict[str, tuple[str, ...]] = {
     "gcc": ("gcc", "make"),
 }
 
-_PACKAGE_MANAGERS = ("apt-get", "apt", "apk", "yum", "dnf", "zypper", "pacman", "microdnf")
 _IGNORED = {"LABEL", "CMD", "ENTRYPOINT", "EXPOSE", "STOPSIGNAL", "HEALTHCHECK", "SHELL", "VOLUME",
             "MAINTAINER", "ONBUILD"}
 
@@ -68,28 +74,6 @@ class EnvironmentPlan:
     user: str | None = None
 
 
-def _logical_lines(text: str) -> list[tuple[int, str]]:
-    """Join backslash continuations; drop comments and blank lines; keep 1-based line numbers."""
-    out: list[tuple[int, str]] = []
-    buf, start = "", 0
-    for number, raw in enumerate(text.splitlines(), 1):
-        stripped = raw.strip()
-        if not buf and (not stripped or stripped.startswith("#")):
-            continue
-        if buf and stripped.startswith("#"):
-            continue
-        if not buf:
-            start = number
-        if stripped.endswith("\\"):
-            buf += stripped[:-1] + " "
-            continue
-        out.append((start, buf + stripped))
-        buf = ""
-    if buf:
-        out.append((start, buf))
-    return out
-
-
 #: The environment every Debian-family base image starts with (what ``${PATH}`` means before any ENV).
 BASE_ENV = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}
 _VARIABLE = re.compile(r"\\(\$)|\$\{(\w+)(?::([-+])([^}]*))?\}|\$(\w+)")
@@ -124,85 +108,20 @@ def _parse_pairs(rest: str, variables: dict[str, str]) -> dict[str, str]:
     return pairs
 
 
-def _segments(command: str) -> list[list[str]]:
-    """The simple commands of a shell line, as word lists (split at ``&&``, ``||``, ``;``, ``|``)."""
-    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    segments: list[list[str]] = [[]]
-    for token in lexer:
-        if token in ("&&", "||", ";", "|", "&", ";;"):
-            segments.append([])
-        else:
-            segments[-1].append(token)
-    return [s for s in segments if s]
-
-
-def _packages_in(segments: list[list[str]], workdir: str = "/") -> tuple[list[str], str | None]:
-    """Debian packages an ``apt-get install`` asks for, or the refusal reason for other installers."""
-    packages: list[str] = []
-    venv: str | None = None
-    for words in segments:
-        tool = PurePosixPath(words[0]).name
-        if tool in ("apt-get", "apt"):
-            if "install" in words:
-                after = words[words.index("install") + 1:]
-                packages += [w.split("=")[0] for w in after if not w.startswith("-")]
-            continue
-        if tool in _PACKAGE_MANAGERS:
-            return packages, f"'{tool}' installs into the system image"
-        venv = _activated_venv(words) or venv
-        refusal = _pip_refusal(words, venv, workdir)
-        if refusal:
-            return packages, refusal
-    return packages, None
-
-
-def _activated_venv(words: list[str]) -> str | None:
-    """The venv a ``. DIR/bin/activate`` (or ``source``) segment activates."""
-    if words[0] in (".", "source") and len(words) > 1 and words[1].endswith("/bin/activate"):
-        return str(PurePosixPath(words[1]).parent.parent)
-    return None
-
-
-def _pip_refusal(words: list[str], venv: str | None, workdir: str) -> str | None:
-    """Why a ``pip install`` cannot be replayed here: where it would write."""
-    program = PurePosixPath(words[0])
-    is_pip = program.name.startswith("pip") or words[1:3] == ["-m", "pip"] or words[:2] == ["uv", "pip"]
-    if not is_pip or "install" not in words or {"--target", "-t", "--prefix", "--user"} & set(words):
-        return None
-    if program.parent.name == "bin" and str(program.parent.parent) not in ("/usr", "/usr/local", "/", "."):
-        venv = str(program.parent.parent)
-    if venv is None:
-        return "'pip install' writes into the system Python"
-    where = PurePosixPath(workdir) / venv  # a relative venv lives under the working directory
-    if where.is_relative_to(workdir) and workdir != "/":
-        return None
-    top = "/" + where.parts[1]
-    return f"'pip install' into the venv at {venv} writes under {top}, which is the host's (read-only here)"
-
-
-def _is_package_segment(words: list[str]) -> bool:
-    tool = PurePosixPath(words[0]).name
-    return tool in ("apt-get", "apt") or (tool == "rm" and any("/var/lib/apt" in w for w in words))
-
-
-#: Prefixed to RUN steps that mix package installs with other work: installs become no-ops (they were
-#: checked against the host already) and cleaning apt's lists is skipped.
-_PACKAGE_SHIMS = "apt-get() { :; }; apt() { :; }; "
-
-
 def parse_dockerfile(path: Path) -> EnvironmentPlan:
     """Read ``path`` into a plan, or raise :class:`DockerfileRefused` naming every line outside the subset."""
     plan = EnvironmentPlan()
     build = _Build()
     problems: list[str] = []
-    for number, line in _logical_lines(path.read_text()):
-        instruction, _, rest = line.partition(" ")
+    for instruction in instructions(path.read_text()):
         try:
-            _apply(plan, build, instruction.upper(), rest.strip(), f"line {number}", number)
-        except _Problem as exc:
-            problems.append(f"line {number}: {exc}")
-    if not plan.base:
+            if instruction.unclosed:
+                raise _Problem(f"the heredoc <<{instruction.unclosed} is never closed by a line "
+                               f"'{instruction.unclosed}'")
+            _apply(plan, build, instruction)
+        except (_Problem, RunRefused) as exc:
+            problems.append(f"line {instruction.line}: {exc}")
+    if not build.stages:
         problems.append("no FROM line")
     if len(build.stages) > 1:
         problems.append(f"a multi-stage build ({len(build.stages)} stages) needs an image builder")
@@ -226,8 +145,9 @@ class _Build:
         return {**BASE_ENV, **self.args, **plan.env}
 
 
-def _apply(plan: EnvironmentPlan, build: _Build, instruction: str, rest: str, where: str, number: int) -> None:
+def _apply(plan: EnvironmentPlan, build: _Build, parsed: Instruction) -> None:
     variables = build.variables(plan)
+    instruction, rest = parsed.keyword, parsed.rest
     if instruction == "FROM":
         _plan_base(plan, build, rest)
     elif instruction == "ARG":
@@ -239,9 +159,9 @@ def _apply(plan: EnvironmentPlan, build: _Build, instruction: str, rest: str, wh
     elif instruction == "WORKDIR":
         plan.workdir = str(PurePosixPath(plan.workdir) / _expand(rest, variables))
     elif instruction in ("COPY", "ADD"):
-        plan.steps.append(_copy_step(rest, plan, variables, number, instruction))
+        plan.steps += _copy_steps(parsed, plan, variables)
     elif instruction == "RUN":
-        _plan_run(plan, rest, number, build.args)
+        _plan_run(plan, parsed, build.args)
     elif instruction == "USER":
         plan.user = _expand(rest, variables).split(":")[0]
     elif instruction not in _IGNORED:
@@ -264,8 +184,8 @@ def _plan_base(plan: EnvironmentPlan, build: _Build, rest: str) -> None:
     plan.host_tools += list(BASE_IMAGES[name])
 
 
-def _copy_step(rest: str, plan: EnvironmentPlan, variables: dict[str, str], number: int,
-               instruction: str) -> CopyStep:
+def _copy_steps(parsed: Instruction, plan: EnvironmentPlan, variables: dict[str, str]) -> list[CopyStep | RunStep]:
+    instruction, rest, number = parsed.keyword, parsed.rest, parsed.line
     flags = [w for w in shlex.split(rest) if w.startswith("--")]
     words = [w for w in shlex.split(rest) if not w.startswith("--")]
     if any(f.startswith("--from") for f in flags):
@@ -273,28 +193,34 @@ def _copy_step(rest: str, plan: EnvironmentPlan, variables: dict[str, str], numb
     if len(words) < 2:
         raise _Problem(f"{instruction} needs a source and a target")
     *sources, target = (_expand(w, variables) for w in words)
-    if any(re.match(r"^[a-z]+://", s) for s in sources):
-        raise _Problem(f"{instruction} from a URL needs the network at build time; ship the file")
     if not target.startswith("/"):
         trail = "/" if target.endswith("/") else ""
         target = str(PurePosixPath(plan.workdir) / target) + trail
-    return CopyStep(tuple(sources), target, number)
+    if parsed.heredocs:
+        return _heredoc_files(parsed, sources, target, flags, variables)
+    if any(re.match(r"^[a-z]+://", s) for s in sources):
+        raise _Problem(f"{instruction} from a URL needs the network at build time; ship the file")
+    return [CopyStep(tuple(sources), target, number)]
 
 
-def _plan_run(plan: EnvironmentPlan, command: str, number: int, args: dict[str, str]) -> None:
-    if command.startswith("["):
-        raise _Problem("exec-form RUN is not supported; use the shell form")
-    try:
-        segments = _segments(command)
-    except ValueError as exc:
-        raise _Problem(f"cannot parse this RUN line ({exc})") from None
-    packages, refusal = _packages_in(segments, plan.workdir)
-    if refusal:
-        raise _Problem(refusal)
+def _heredoc_files(parsed: Instruction, sources: list[str], target: str, flags: list[str],
+                   variables: dict[str, str]) -> list[CopyStep | RunStep]:
+    """``COPY <<EOF /path``: each heredoc written as a file (its variables expanded unless it is quoted)."""
+    if len(sources) != len(parsed.heredocs) or not all(s.startswith("<<") for s in sources):
+        raise _Problem(f"{parsed.keyword} mixes heredocs and files; split it into one {parsed.keyword} per kind")
+    chmod = next((f.partition("=")[2] for f in flags if f.startswith("--chmod=")), "")
+    steps: list[CopyStep | RunStep] = []
+    for heredoc in parsed.heredocs:
+        path = target if len(sources) == 1 and not target.endswith("/") else f"{target.rstrip('/')}/{heredoc.name}"
+        content = heredoc.body if heredoc.quoted else _expand(heredoc.body, variables)
+        steps.append(RunStep(file_script(path, content, chmod), "/", (), parsed.line))
+    return steps
+
+
+def _plan_run(plan: EnvironmentPlan, parsed: Instruction, args: dict[str, str]) -> None:
+    packages, command = plan_run(parsed.rest, parsed.heredocs, plan.workdir)
     plan.host_packages += packages
-    if segments and all(_is_package_segment(words) for words in segments):
+    if command is None:
         return
-    if any(_is_package_segment(words) for words in segments):
-        command = _PACKAGE_SHIMS + re.sub(r"rm\s+-\S+\s+/var/lib/apt/lists/\S*", "true", command)
     env = {**args, **plan.env}  # as in a build, ARG values are in the environment of RUN
-    plan.steps.append(RunStep(command, plan.workdir, tuple(env.items()), number))
+    plan.steps.append(RunStep(command, plan.workdir, tuple(env.items()), parsed.line))

@@ -46,8 +46,10 @@ def installed_packages() -> frozenset[str]:
     return frozenset(names)
 
 
-def check_host_requirements(plan: EnvironmentPlan, dockerfile: Path) -> None:
-    """Refuse, naming the first missing package or tool, when the host cannot play the image."""
+def check_host_requirements(plan: EnvironmentPlan, dockerfile: Path, allow_foreign: bool = False) -> None:
+    """Refuse, naming the first missing package or tool, when the host cannot play the image; and a base
+    of another distribution or release (:func:`foreign_base`) unless ``allow_foreign`` (``--env local``
+    chosen explicitly: the caller warns)."""
     installed = installed_packages()
     missing = [p for p in plan.host_packages if installed and p not in installed]
     if missing:
@@ -60,6 +62,10 @@ def check_host_requirements(plan: EnvironmentPlan, dockerfile: Path) -> None:
             f"{dockerfile}: base image {plan.base} needs {', '.join(tools)}, which this host lacks; "
             "install it or use --env docker")
     _check_base_version(plan.base, dockerfile)
+    foreign = foreign_base(plan.base)
+    if foreign and not allow_foreign:
+        raise SandboxBuildFailedError(f"{dockerfile}: {foreign}: LocalSandbox would replay it on the host's "
+                                      "userland, so it needs a container engine (podman or docker)")
 
 
 #: Official images whose tag names a tool version, and the host binary whose link target names the
@@ -106,3 +112,51 @@ def require_tools(tools: list[str]) -> None:
         raise SandboxBuildFailedError(
             f"LocalSandbox needs {', '.join(missing)} on PATH; install bubblewrap, util-linux and e2fsprogs "
             "(Debian: apt-get install bubblewrap util-linux e2fsprogs)")
+
+
+OS_RELEASE = Path("/etc/os-release")
+#: Release codenames the official images' tags use, with the distribution and version they name.
+CODENAMES = {"buster": ("debian", "10"), "bullseye": ("debian", "11"), "bookworm": ("debian", "12"),
+             "trixie": ("debian", "13"), "forky": ("debian", "14"), "sid": ("debian", "unstable"),
+             "bionic": ("ubuntu", "18.04"), "focal": ("ubuntu", "20.04"), "jammy": ("ubuntu", "22.04"),
+             "noble": ("ubuntu", "24.04"), "oracular": ("ubuntu", "24.10"), "plucky": ("ubuntu", "25.04")}
+
+
+@functools.cache
+def host_release() -> tuple[str, str]:
+    """This host's distribution and release codename (``("debian", "bookworm")``), from /etc/os-release."""
+    try:
+        fields = dict(line.split("=", 1) for line in OS_RELEASE.read_text().splitlines() if "=" in line)
+    except OSError:
+        return "", ""
+    return fields.get("ID", "").strip('"'), fields.get("VERSION_CODENAME", "").strip('"')
+
+
+def foreign_base(base: str) -> str | None:
+    """Why ``base`` is not this host's distribution and release, or None. The official images that
+    LocalSandbox maps are Debian's unless named ``ubuntu`` (or tagged with an Ubuntu codename); a tag
+    naming no release (``debian``, ``python:3.12-slim``) is taken as the host's Debian release."""
+    host, codename = host_release()
+    name, _, tag = base.split("@")[0].rpartition("/")[2].partition(":")
+    distribution, release = base_release(name, tag)
+    if distribution == host and release in ("", codename):
+        return None
+    shown = release
+    if distribution == "ubuntu":  # Ubuntu is known by its version number
+        number = tag.split("-")[0]
+        shown = number if re.fullmatch(r"\d+\.\d+", number) else CODENAMES.get(release, ("", ""))[1]
+    return f"base image {base} is {distribution.capitalize()} {shown}".rstrip() + \
+        f", not this host's {host.capitalize()} {codename}".rstrip()
+
+
+def base_release(name: str, tag: str) -> tuple[str, str]:
+    """The distribution and release codename an official image's name and tag name ("" when unnamed)."""
+    distribution, release = ("ubuntu" if name == "ubuntu" else "debian"), ""
+    words = tag.split("-")
+    for word in words:
+        if word in CODENAMES:
+            distribution, release = CODENAMES[word][0], word
+    if name == "debian" and re.fullmatch(r"\d+(\.\d+)*", words[0]):
+        major = words[0].split(".")[0]
+        release = next((c for c, (d, v) in CODENAMES.items() if d == "debian" and v == major), words[0])
+    return distribution, release

@@ -50,7 +50,7 @@ from harbor.models.task.config import NetworkMode
 from modularrsi.sandbox import transfer
 from modularrsi.sandbox.dockerfile import CopyStep, DockerfileRefused, EnvironmentPlan, parse_dockerfile
 from modularrsi.sandbox.exec_server import ExecServer, ExecServerDied, ExecServerUnavailable, Privileges, scratch_file
-from modularrsi.sandbox.host import check_host_requirements, require_tools
+from modularrsi.sandbox.host import check_host_requirements, foreign_base, require_tools
 from modularrsi.sandbox.launcher import UID_BASE, LaunchPlan, launch
 from modularrsi.sandbox.layout import (
     PRIVATE_DIRS,
@@ -115,7 +115,9 @@ class LocalSandbox(BaseEnvironment):
             raise SandboxBuildFailedError(str(exc)) from None
         if self.task_env_config.workdir:
             self._plan.workdir = self.task_env_config.workdir
-        check_host_requirements(self._plan, dockerfile)
+        check_host_requirements(self._plan, dockerfile, allow_foreign=True)  # --env local: chosen, so warned
+        if foreign := foreign_base(self._plan.base):
+            self.logger.warning("%s: %s; LocalSandbox replays it on this host's userland", dockerfile, foreign)
         check_workdir(self._plan.workdir, dockerfile)
 
     def _limits(self) -> Limits:
