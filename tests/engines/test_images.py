@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from modularrsi.engines.engine import find_engine
+from modularrsi.engines.engine import Engine, find_engine
 from modularrsi.engines.images import HOST_CA, from_images, list_needs, parse_ref, suite_of, why_not_buildable
 
 CLI = [sys.executable, "-m", "modularrsi.cli"]
@@ -259,7 +259,8 @@ def test_a_task_whose_base_image_is_missing_is_refused_in_one_line_before_a_tria
     with pytest.raises(EnvironmentUnavailable) as refused:
         resolve_environment("podman", task)
     message = str(refused.value)
-    assert "\n" not in message and message.startswith("tb-style: base image missing from podman: golang:1.24")
+    assert "\n" not in message and message.startswith("tb-style: needs ") and "not in podman's local store" in message
+    assert "golang:1.24 (FROM at environment/Dockerfile:1" in message  # the debian bases too, if not bootstrapped
     assert "Go toolchain" in message and "it needs a registry" in message
 
 
@@ -287,3 +288,30 @@ def test_an_engine_found_silent_is_asked_again_and_one_that_answered_is_not(monk
     assert trials._answers("docker") is False  # the daemon is not up yet
     assert trials._answers("docker") is True  # started since: found
     assert trials._answers("docker") is True and len(asked) == 2  # kept
+
+
+async def test_a_task_compose_file_cannot_interpolate_a_host_secret(tmp_path, monkeypatch):
+    """Compose fills ``${NAME}`` in a task's docker-compose.yaml from the environment it runs in: only the
+    engine's own variables and those the user names (MODULARRSI_PASS_ENV) are in it. One engine (podman):
+    both run through the same offline mixin, whose compose environment is the one checked."""
+    from harbor.models.trial.config import AgentConfig
+
+    from modularrsi.tasks.trials import environment_config, run_trial
+    from modularrsi.util.hostenv import PASS_ENV
+
+    engine = Engine("podman")
+    if not engine.answers():
+        pytest.skip("podman does not answer here (scripts/engine-setup.sh installs and configures it)")
+    bootstrap_bases(engine)
+    monkeypatch.setenv("MRSI_PLANTED_KEY", "sk-planted-compose")
+    monkeypatch.delenv(PASS_ENV, raising=False)
+    task = terminal_bench_style_task(tmp_path / "tasks")
+    (task / "environment" / "docker-compose.yaml").write_text(
+        'services:\n  main:\n    environment:\n      LEAK: "${MRSI_PLANTED_KEY:-absent}"\n')
+    (task / "solution" / "solve.sh").write_text('#!/bin/bash\necho "leak=$LEAK" > /app/probe.txt\n')
+    (task / "tests" / "test.sh").write_text("#!/bin/bash\ncp /app/probe.txt /logs/verifier/probe.txt\n"
+                                            "echo 1 > /logs/verifier/reward.txt\n")
+    outcome = await run_trial(task, AgentConfig(name="oracle"), tmp_path / "trials",
+                              environment_config(engine.name), "compose-env")
+    assert outcome.exception is None, outcome.exception
+    assert (outcome.trial_dir / "verifier" / "probe.txt").read_text().strip() == "leak=absent"

@@ -11,6 +11,9 @@ from typing import Any
 from harbor.models.environment_type import EnvironmentType
 from harbor.models.trial.config import AgentConfig, EnvironmentConfig, TaskConfig, TrialConfig
 
+from modularrsi.engines.build_log import summarise
+from modularrsi.util.hostenv import check_host_env
+
 ENV_HELP = ("auto (per task: local when its Dockerfile fits LocalSandbox, else podman or docker), local, podman, "
             "docker, any Harbor environment type, or module:Class.")
 #: Short names that are ours; every Harbor environment type name is accepted too. ``podman`` is Harbor's
@@ -118,7 +121,9 @@ def _engine_here() -> str | None:
 
 def resolve_environment(name: str, task_dir: Path,
                         kwargs: dict[str, Any] | None = None) -> tuple[str, EnvironmentConfig]:
-    """The environment that runs ``task_dir``: ``name`` itself, or for ``auto`` the per-task choice."""
+    """The environment that runs ``task_dir``: ``name`` itself, or for ``auto`` the per-task choice. A task
+    that reads host variables the user has not named is refused first (:mod:`modularrsi.util.hostenv`)."""
+    check_host_env(task_dir)
     chosen = auto_choice(task_dir) if name == "auto" else name
     if chosen in ("podman", "docker"):
         if not _answers(chosen):
@@ -130,17 +135,28 @@ def resolve_environment(name: str, task_dir: Path,
 
 
 def check_base_images(task_dir: Path, engine: str) -> None:
-    """Refuse, in one line, a task whose base image ``engine`` lacks (this machine has no registry
-    to pull it from): say how to build it here, or why it cannot be."""
+    """Refuse, in one line, a task that needs an image ``engine`` lacks (a base, a ``COPY --from`` image,
+    a compose service's, a separate verifier's: this machine has no registry to pull it from): say where
+    the task names it, and how to build it here or why it cannot be."""
     from modularrsi.engines.engine import Engine
     from modularrsi.engines.images import list_needs
 
     missing = [need for need in list_needs([task_dir], Engine(engine)) if not need.present]
-    if missing:
-        what = "; ".join(f"{need.image} ({need.status})" for need in missing)
-        hint = " — run: modularrsi images bootstrap " + " ".join(n.image for n in missing if n.suite) \
-            if any(n.suite for n in missing) else ""
-        raise EnvironmentUnavailable(f"{task_dir.name}: base image missing from {engine}: {what}{hint}")
+    if not missing:
+        return
+    hint = " — run: modularrsi images bootstrap " + " ".join(n.image for n in missing if n.buildable) \
+        if any(n.buildable for n in missing) else ""
+    if len(missing) == 1:
+        need = missing[0]
+        raise EnvironmentUnavailable(f"{task_dir.name}: needs image {need.image} ({', '.join(need.uses)}), which is "
+                                     f"not in {engine}'s local store: {_why_missing(need)}{hint}")
+    what = "; ".join(f"{n.image} ({', '.join(n.uses)}: {_why_missing(n)})" for n in missing)
+    raise EnvironmentUnavailable(f"{task_dir.name}: needs {len(missing)} images that are not in {engine}'s local "
+                                 f"store: {what}{hint}")
+
+
+def _why_missing(need: Any) -> str:
+    return need.status.removeprefix("missing: ").removeprefix(f"{need.image} ")
 
 
 @dataclass(frozen=True)
@@ -185,8 +201,7 @@ def infra_reason(result: Any) -> str | None:
     exceptions = result.recorded_exceptions()
     for info in exceptions:
         if not info.policy.has_valid_reward:
-            first = (info.exception_message.strip().splitlines() or [""])[0]
-            return f"{info.exception_type}: {first[:200]}"
+            return exception_text(info.exception_type, info.exception_message)
     meta = (result.agent_result.metadata or {}) if result.agent_result else {}
     ending, detail = meta.get("ending"), str(meta.get("ending_detail") or "")
     if ending in INFRA_ENDINGS and not detail.startswith(HARNESS_MODEL_ERRORS):
@@ -216,9 +231,14 @@ def invalid_reason(result: Any) -> str | None:
         return f"harness error: {detail[:200]}"
     info = result.exception_info
     if info is not None and "ending" not in meta:
-        first = (info.exception_message.strip().splitlines() or [""])[0]
-        return f"the episode never started: {info.exception_type}: {first[:200]}"
+        return f"the episode never started: {exception_text(info.exception_type, info.exception_message)}"
     return None
+
+
+def exception_text(kind: str, message: str) -> str:
+    """``Type: why`` on one line; a failed image build says its step and cause (:func:`summarise`), not
+    Harbor's compose command line."""
+    return f"{kind}: {summarise(message, 400)}"
 
 
 async def run_trial(task_dir: Path, agent: AgentConfig, trials_dir: Path, environment: EnvironmentConfig | str,
@@ -231,22 +251,22 @@ async def run_trial(task_dir: Path, agent: AgentConfig, trials_dir: Path, enviro
     try:
         if isinstance(environment, str):
             env_name, environment = resolve_environment(environment, task_dir)
+        else:
+            check_host_env(task_dir)
         config = TrialConfig(task=TaskConfig(path=task_dir), trials_dir=trials_dir, agent=agent,
                              environment=environment, trial_name=trial_name,
                              timeout_multiplier=timeout_multiplier)
         trial = await Trial.create(config)
     except Exception as exc:  # noqa: BLE001 - a task that cannot even start is an outcome, not a crash
-        first = (str(exc).strip().splitlines() or [""])[0]
-        error = f"{type(exc).__name__}: {first}"
+        error = exception_text(type(exc).__name__, str(exc))
         return TrialOutcome(task_dir.name, trials_dir / trial_name, None, error, 0.0, env_name, invalid=error)
     result = await trial.run()
     exception = None
     if result.exception_info is not None:
-        info = result.exception_info
-        first_line = (info.exception_message.strip().splitlines() or [""])[0]
-        exception = f"{info.exception_type}: {first_line}"
+        exception = exception_text(result.exception_info.exception_type, result.exception_info.exception_message)
     seconds = 0.0
     if result.started_at and result.finished_at:
         seconds = (result.finished_at - result.started_at).total_seconds()
     return TrialOutcome(task_dir.name, trial.paths.trial_dir, reward_of(result), exception, seconds, env_name,
                         invalid_reason(result))
+
