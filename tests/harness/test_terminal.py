@@ -45,6 +45,7 @@ async def test_settle_waits_for_the_command_not_the_clock_and_not_for_a_program_
     try:
         settled = TmuxTerminal(box, "settled", PurePosixPath("/logs/agent/s.pane"), settle_s=300)
         await settled.start()
+        assert await settled.settle()  # a shell at its prompt has settled (well before the cap)
         await settled.send_keys("sleep 2; echo FINISHED-$((6 * 7))\n", min_timeout_sec=0.1)
         assert "FINISHED-42" in await settled.incremental_output()
         await settled.send_keys("cat\n", min_timeout_sec=0.1)

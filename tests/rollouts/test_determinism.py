@@ -47,7 +47,7 @@ def run(out: Path, *args: str) -> None:
 
 
 def busy_cores() -> list[subprocess.Popen]:
-    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 2)]
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(4 * (os.cpu_count() or 2))]
 
 
 def test_same_seed_same_run_at_concurrency_1_and_16_with_a_cpu_stressor_beside_it(tmp_path):

@@ -21,28 +21,34 @@ HISTORY_LIMIT = 10_000_000  # as Harbor sets it
 #: that time by chance; one command does not).
 PROMPT_POLLS = 250
 #: Kernel wait channels of a process that sleeps until input arrives (from the terminal, a pipe, a socket
-#: or a poll over them): a foreground program in one of these draws nothing more until it is sent keys.
-#: A timer sleep or a wait for a child is not here: that program is still working.
-INPUT_WAITS = ("wait_woken", "n_tty_read", "do_select", "core_sys_select", "do_sys_poll", "do_poll", "ep_poll",
-               "do_epoll_wait", "pipe_read", "pipe_write", "unix_stream_read_generic", "inet_csk_accept",
-               "sk_wait_data", "read_events")
+#: or a poll over them; a suffix such as ``.constprop.0`` is dropped before comparing): a foreground
+#: program in one of these draws nothing more until it is sent keys. A timer sleep or a wait for a
+#: child is not here: that program is still working.
+INPUT_WAITS = ("wait_woken", "n_tty_read", "poll_schedule_timeout", "do_select", "core_sys_select", "do_sys_poll",
+               "do_poll", "ep_poll", "do_epoll_wait", "pipe_read", "pipe_write", "unix_stream_read_generic",
+               "inet_csk_accept", "sk_wait_data", "read_events")
 #: How often the settle loop looks (seconds); the screen counts as still when two looks this far apart agree.
 SETTLE_POLL_S = 0.05
 
 #: One exec that returns (exit 0) once the pane has settled, or exits 1 at the cap. Settled: the shell
-#: is the terminal's foreground process group (its prompt is back), or every process of the foreground
-#: group sleeps waiting for input (INPUT_WAITS) — and two captures of the screen SETTLE_POLL_S apart
-#: agree. Bash builtins only inside the loop (``read`` from /proc), so a look forks nothing but tmux.
+#: is the terminal's foreground process group and sleeps waiting for input (its prompt is back; not
+#: still reading or running the line just typed), or every process of the foreground group sleeps
+#: waiting for input (INPUT_WAITS) — and two captures of the screen SETTLE_POLL_S apart agree. Bash
+#: builtins only inside the loop (``read`` from /proc), so a look forks nothing but tmux.
 _SETTLE_SCRIPT = r"""
 n={name}; waits=' {waits} '; end=$((SECONDS + {cap}))
+waiting() {{  # waiting DIR STATE: the process sleeps in one of the input waits
+  [ "$2" = S ] || return 1; w=; read -r w < "$1/wchan" 2>/dev/null; w=${{w%%.*}}  # poll_schedule_timeout.constprop.0
+  case "$waits" in *" $w "*) ;; *) return 1;; esac
+}}
 idle() {{
   p=$(tmux display-message -p -t "$n" '#{{pane_pid}}' 2>/dev/null) || return 0
   read -r s < /proc/$p/stat 2>/dev/null || return 0
-  set -- ${{s##*) }}; [ "$6" = "$3" ] && return 0; fg=$6
+  set -- ${{s##*) }}; fg=$6
+  if [ "$fg" = "$3" ]; then waiting /proc/$p "$1"; return; fi  # at its prompt, not still reading a line
   for f in /proc/[0-9]*/stat; do
     read -r s < "$f" 2>/dev/null || continue; set -- ${{s##*) }}
-    [ "$3" = "$fg" ] || continue; [ "$1" = S ] || return 1
-    w=; read -r w < "${{f%stat}}wchan" 2>/dev/null; case "$waits" in *" $w "*) ;; *) return 1;; esac
+    [ "$3" = "$fg" ] || continue; waiting "${{f%/stat}}" "$1" || return 1
   done
 }}
 while [ $SECONDS -le $end ]; do
