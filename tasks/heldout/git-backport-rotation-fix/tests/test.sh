@@ -1,9 +1,7 @@
 #!/bin/bash
 # Verifier: checks the backport commit on maint/1.x against a fresh build of the original repo.
-mkdir -p /logs/verifier
-echo 0 > /logs/verifier/reward.txt
+. /tests/verdict.sh
 export PYTHONDONTWRITEBYTECODE=1
-if timeout 90 python3 /tests/check.py; then
-  echo 1 > /logs/verifier/reward.txt
+if verdict_python --timeout 90 /tests/check.py; then
+  verdict_pass
 fi
-exit 0

@@ -1,11 +1,9 @@
 #!/bin/bash
 # Verifier for http-sqlite-catalog-search-api
-mkdir -p /logs/verifier
-echo 0 > /logs/verifier/reward.txt
+. /tests/verdict.sh
 BASE=http://127.0.0.1:8093
 STARTED=""
-cleanup() { [ -n "$STARTED" ] && kill "$STARTED" 2>/dev/null; }
-trap cleanup EXIT
+verdict_cleanup() { [ -n "$STARTED" ] && kill "$STARTED" 2>/dev/null; }
 fail() { echo "FAIL: $*"; exit 0; }
 
 [ -f /app/catalog_server.py ] || fail "/app/catalog_server.py missing"
@@ -19,6 +17,6 @@ if ! up; then
   for i in $(seq 1 50); do up && break; sleep 0.2; done
 fi
 up || fail "server not reachable on 127.0.0.1:8093"
-python3 /tests/check_api.py || fail "API checks failed"
+verdict_python /tests/check_api.py || fail "API checks failed"
 echo PASS
-echo 1 > /logs/verifier/reward.txt
+verdict_pass

@@ -1,9 +1,7 @@
 #!/bin/bash
 # Verifier: reward 0 unless every check in check.py passes.
-mkdir -p /logs/verifier
-echo 0 > /logs/verifier/reward.txt
+. /tests/verdict.sh
 cd /app || exit 0
-if python3 /tests/check.py; then
-  echo 1 > /logs/verifier/reward.txt
+if verdict_python /tests/check.py; then
+  verdict_pass
 fi
-exit 0

@@ -1,7 +1,6 @@
 #!/bin/bash
 # Verifier for pkgconfig-sdk-static-georeport
-mkdir -p /logs/verifier
-echo 0 > /logs/verifier/reward.txt
+. /tests/verdict.sh
 fail() { echo "FAIL: $*"; exit 0; }
 
 G=/app/georeport
@@ -20,4 +19,4 @@ bash /tests/check_bin.sh "$W/g/georeport" || fail "plain make does not produce t
 
 cd / && rm -rf "$W"
 echo PASS
-echo 1 > /logs/verifier/reward.txt
+verdict_pass

@@ -1,8 +1,5 @@
 #!/bin/bash
-mkdir -p /logs/verifier
-echo 0 > /logs/verifier/reward.txt
-set +e
-if python3 /tests/check_bootorder.py; then
-  echo 1 > /logs/verifier/reward.txt
+. /tests/verdict.sh
+if verdict_python /tests/check_bootorder.py; then
+  verdict_pass
 fi
-exit 0

@@ -1,7 +1,6 @@
 #!/bin/bash
 # Verifier for vendored-csv-patch-series
-mkdir -p /logs/verifier
-echo 0 > /logs/verifier/reward.txt
+. /tests/verdict.sh
 fail() { echo "FAIL: $*"; exit 0; }
 
 B=/app/bin/csvq
@@ -19,4 +18,4 @@ od -c "$W/n.txt" | grep -q '\\r' && fail "carriage returns in output"
 
 rm -rf "$W"
 echo PASS
-echo 1 > /logs/verifier/reward.txt
+verdict_pass

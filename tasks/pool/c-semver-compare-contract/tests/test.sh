@@ -1,7 +1,6 @@
 #!/bin/bash
 # Verifier for c-semver-compare-contract
-mkdir -p /logs/verifier
-echo 0 > /logs/verifier/reward.txt
+. /tests/verdict.sh
 fail() { echo "FAIL: $*"; exit 0; }
 
 S=/app/semver
@@ -21,4 +20,4 @@ diff -u /tests/sort_out.txt "$W/sorted.txt" || fail "semver-sort output wrong"
 
 cd / && rm -rf "$W"
 echo PASS
-echo 1 > /logs/verifier/reward.txt
+verdict_pass

@@ -1,7 +1,6 @@
 #!/bin/bash
 # Verifier for cmake-logpack-crc-relocatable
-mkdir -p /logs/verifier
-echo 0 > /logs/verifier/reward.txt
+. /tests/verdict.sh
 fail() { echo "FAIL: $*"; exit 0; }
 
 S=/app/stage
@@ -32,7 +31,7 @@ env -u LD_LIBRARY_PATH "$B" pack in.log in.lpk >/dev/null || fail "pack failed"
 env -u LD_LIBRARY_PATH "$B" verify in.lpk >/dev/null || fail "verify of an intact file failed"
 env -u LD_LIBRARY_PATH "$B" unpack in.lpk out.log >/dev/null || fail "unpack failed"
 cmp -s in.log out.log || fail "roundtrip mismatch"
-python3 - <<'PY' || fail "could not corrupt file"
+python3 -I - <<'PY' || fail "could not corrupt file"
 b = bytearray(open("in.lpk", "rb").read())
 b[12] ^= 0x01
 open("bad.lpk", "wb").write(bytes(b))
@@ -42,4 +41,4 @@ env -u LD_LIBRARY_PATH "$B" verify bad.lpk >/dev/null
 
 cd / && rm -rf "$W"
 echo PASS
-echo 1 > /logs/verifier/reward.txt
+verdict_pass

@@ -1,8 +1,6 @@
 #!/bin/bash
 # Verifier: checks the reported commit and the repository state.
-mkdir -p /logs/verifier
-echo 0 > /logs/verifier/reward.txt
-if timeout 60 python3 /tests/check.py; then
-  echo 1 > /logs/verifier/reward.txt
+. /tests/verdict.sh
+if verdict_python --timeout 60 /tests/check.py; then
+  verdict_pass
 fi
-exit 0

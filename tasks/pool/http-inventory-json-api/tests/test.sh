@@ -1,11 +1,9 @@
 #!/bin/bash
 # Verifier for http-inventory-json-api
-mkdir -p /logs/verifier
-echo 0 > /logs/verifier/reward.txt
+. /tests/verdict.sh
 BASE=http://127.0.0.1:8087
 STARTED=""
-cleanup() { [ -n "$STARTED" ] && kill "$STARTED" 2>/dev/null; }
-trap cleanup EXIT
+verdict_cleanup() { [ -n "$STARTED" ] && kill "$STARTED" 2>/dev/null; }
 fail() { echo "FAIL: $*"; exit 0; }
 
 [ -f /app/inventory_server.py ] || fail "/app/inventory_server.py missing"
@@ -75,4 +73,4 @@ DESC="unknown nested path"; req GET "/items/$SKU/history"; errjson 404
 
 rm -rf "$W"
 echo PASS
-echo 1 > /logs/verifier/reward.txt
+verdict_pass

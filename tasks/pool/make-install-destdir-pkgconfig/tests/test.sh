@@ -1,7 +1,6 @@
 #!/bin/bash
 # Verifier for make-install-destdir-pkgconfig
-mkdir -p /logs/verifier
-echo 0 > /logs/verifier/reward.txt
+. /tests/verdict.sh
 fail() { echo "FAIL: $*"; exit 0; }
 
 check_tree() {  # $1 = root (DESTDIR), $2 = prefix
@@ -54,4 +53,4 @@ check_tree /app/pkgroot /usr
 
 cd / && rm -rf "$W"
 echo PASS
-echo 1 > /logs/verifier/reward.txt
+verdict_pass

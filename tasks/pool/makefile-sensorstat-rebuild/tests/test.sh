@@ -1,7 +1,6 @@
 #!/bin/bash
 # Verifier for makefile-sensorstat-rebuild
-mkdir -p /logs/verifier
-echo 0 > /logs/verifier/reward.txt
+. /tests/verdict.sh
 fail() { echo "FAIL: $*"; exit 0; }
 
 SRC=/app/sensorstat
@@ -32,4 +31,4 @@ diff -u /tests/expected_60.txt "$W/out60.txt" || fail "header change was not pic
 
 rm -rf "$W"
 echo PASS
-echo 1 > /logs/verifier/reward.txt
+verdict_pass

@@ -1,7 +1,6 @@
 #!/bin/bash
 # Verifier for pip-offline-lock-withdrawn-release
-mkdir -p /logs/verifier
-echo 0 > /logs/verifier/reward.txt
+. /tests/verdict.sh
 fail() { echo "FAIL: $*"; exit 0; }
 
 S=/app/service
@@ -10,7 +9,7 @@ S=/app/service
 [ -f "$S/requirements.lock" ] || fail "requirements.lock missing"
 
 # lock file: exact lines (names compared case/separator-insensitively)
-python3 - "$S/requirements.lock" > /tmp/lock.norm <<'PY' || fail "lock file has invalid lines"
+python3 -I - "$S/requirements.lock" > /tmp/lock.norm <<'PY' || fail "lock file has invalid lines"
 import re, sys
 lines = [l.rstrip("\n\r") for l in open(sys.argv[1])]
 while lines and lines[-1].strip() == "":
@@ -30,6 +29,7 @@ diff -u /tests/expected.lock /tmp/lock.norm || fail "lock file content differs f
 PY="$S/.venv/bin/python"
 [ -x "$PY" ] || fail "virtualenv python missing"
 [ -f "$S/.venv/pyvenv.cfg" ] || fail "not a virtual environment"
+[ "$(readlink -f "$PY")" = "$(readlink -f /usr/bin/python3)" ] || fail "the venv's python is not the system interpreter"
 grep -qi 'include-system-site-packages *= *true' "$S/.venv/pyvenv.cfg" && fail "venv must not use system site-packages"
 (cd /tmp && "$PY" /tests/installed.py) > /tmp/venv.list 2>/tmp/venv.err || { cat /tmp/venv.err; fail "cannot inspect venv"; }
 diff -u /tests/expected.lock /tmp/venv.list || fail "venv contents differ from the lock"
@@ -37,4 +37,4 @@ diff -u /tests/expected.lock /tmp/venv.list || fail "venv contents differ from t
 grep -qx 'acme-http 2.2.1' /tmp/app.out || fail "app does not import the locked acme-http"
 
 echo PASS
-echo 1 > /logs/verifier/reward.txt
+verdict_pass

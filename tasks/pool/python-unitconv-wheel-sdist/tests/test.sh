@@ -1,11 +1,10 @@
 #!/bin/bash
 # Verifier for python-unitconv-wheel-sdist
-mkdir -p /logs/verifier
-echo 0 > /logs/verifier/reward.txt
+. /tests/verdict.sh
 cd /tmp
-if python3 /tests/check_dist.py; then
+if verdict_python /tests/check_dist.py; then
   echo PASS
-  echo 1 > /logs/verifier/reward.txt
+  verdict_pass
 else
   echo FAIL
 fi

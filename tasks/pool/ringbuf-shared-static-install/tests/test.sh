@@ -1,7 +1,6 @@
 #!/bin/bash
 # Verifier for ringbuf-shared-static-install
-mkdir -p /logs/verifier
-echo 0 > /logs/verifier/reward.txt
+. /tests/verdict.sh
 fail() { echo "FAIL: $*"; exit 0; }
 
 D=/app/dist
@@ -46,4 +45,4 @@ diff -u /tests/expected_demo.txt "$W/demo.txt" || fail "rbdemo output differs"
 
 rm -rf "$W"
 echo PASS
-echo 1 > /logs/verifier/reward.txt
+verdict_pass

@@ -1,9 +1,6 @@
 #!/bin/bash
-mkdir -p /logs/verifier
-echo 0 > /logs/verifier/reward.txt
-set +e
-cd /app
-if python3 /tests/check_rotate.py; then
-  echo 1 > /logs/verifier/reward.txt
+. /tests/verdict.sh
+cd /app || exit 0
+if verdict_python /tests/check_rotate.py; then
+  verdict_pass
 fi
-exit 0
