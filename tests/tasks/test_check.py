@@ -3,6 +3,7 @@
 import asyncio
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -96,7 +97,7 @@ def test_check_verdicts_flags_and_manifest(task_factory, tmp_path):
     assert (report["passed"], report["failed"]) == (3, 4)
     assert tasks["good"]["evaluator"] | {"reason": ""} == {
         "ok": True, "flags": [], "reason": "", "oracle": [1.0, 1.0], "nop": 0.0, "partial": 0.0,
-        "partial_cut": "stamp it"}
+        "partial_cut": "stamp it", "forgery": 0.0, "forged_by": []}
     assert tasks["good"]["non_triviality"]["steps"] == 2 and tasks["good"]["non_triviality"]["words"] >= 25
     assert tasks["weak"]["evaluator"]["partial"] == 1.0 and tasks["weak"]["ok"]
     assert tasks["missing-copy"]["evaluator"] is None
@@ -134,9 +135,31 @@ def test_bad_input_is_a_one_line_error(tmp_path):
                                     "(a task is a directory with a task.toml)")
 
 
+def test_a_task_whose_reward_the_agent_can_write_fails_naming_the_attack(tmp_path):
+    task = tmp_path / "forgeable-greeting"
+    shutil.copytree(REPO / "tests" / "tasks" / "data" / "forgeable-greeting", task)
+    result = run_check(task, "--out", tmp_path / "out", "--repeats", "1")
+    assert result.returncode == 1, result.stdout[-3000:]
+    printed = " ".join(result.stdout.split())  # the progress line, wrapped at the terminal's width
+    assert "FAIL forgeable-greeting — forgeable-greeting: reward forged without solving the task by writes-reward " \
+           "(the agent's Python files, shell scripts and Makefiles write 1 to the reward files when run); " \
+           "reward forged without solving the task by workdir-hooks (sitecustomize.py, usercustomize.py" in printed
+    evaluator = json.loads((tmp_path / "out" / "check.json").read_text())["tasks"][0]["evaluator"]
+    assert evaluator["flags"] == ["reward-forgeable"] and evaluator["forged_by"] == ["writes-reward", "workdir-hooks"]
+    assert (evaluator["oracle"], evaluator["nop"], evaluator["partial"], evaluator["forgery"]) == ([1.0], 0.0, 0.0, 1.0)
+
+
+#: One shipped task per verifier style: check.py, bash diff, hidden unittest in /app, unittest in a copy of the
+#: repository, a check that imports the agent's code, an HTTP service with a clean-up, C built by the verifier.
+SHIPPED_SAMPLE = ["pool/crm-contacts-dedup-by-email", "heldout/merge-env-dropins",
+                  "heldout/ledgerkit-allocate-lost-cents", "heldout/cronspec-day-of-week-semantics",
+                  "heldout/git-backport-rotation-fix", "pool/http-inventory-json-api",
+                  "heldout/vendored-csv-patch-series"]
+
+
 def test_shipped_tasks_pass(tmp_path):
-    tasks = [REPO / "tasks" / "pool" / "crm-contacts-dedup-by-email", REPO / "tasks" / "heldout" / "merge-env-dropins"]
-    result = run_check(*tasks, "--out", tmp_path / "out")
+    result = run_check(*(REPO / "tasks" / name for name in SHIPPED_SAMPLE), "--out", tmp_path / "out")
     assert result.returncode == 0, result.stdout[-3000:]
     report = json.loads((tmp_path / "out" / "check.json").read_text())
-    assert report["passed"] == 2 and all(t["flags"] == [] for t in report["tasks"])
+    assert report["passed"] == len(SHIPPED_SAMPLE) and all(t["flags"] == [] for t in report["tasks"])
+    assert all(t["evaluator"]["forgery"] == 0.0 for t in report["tasks"])

@@ -9,7 +9,9 @@ flags (warnings that never fail a task):
 2. evaluator — real Harbor trials: the oracle is rewarded 1 on each of ``repeats`` runs (a flaky oracle
    fails), nop gets 0, every run writes a reward; the *partial* solution (solve.sh without its last
    step that has a command) is run by the oracle agent on a temporary copy of the task, and a task
-   that still rewards it is flagged ``weakly-verified``.
+   that still rewards it is flagged ``weakly-verified``; the forgery probe
+   (:mod:`modularrsi.tasks.check_forgery`) runs reward-writing attacks that solve nothing, and a task that
+   rewards any of them fails and is flagged ``reward-forgeable``, each problem naming the attack.
 3. non_triviality — effective reference steps and instruction words; flagged ``trivial`` under thresholds.
 4. judge — optional: one LLM call per task scoring the paper's three dimensions 1-5; a malformed reply
    or a model error is recorded (flag ``judge-unparsed`` / ``judge-error``), never raised.
@@ -22,8 +24,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import os
-import shutil
-import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -31,6 +31,7 @@ from pathlib import Path
 from harbor.models.trial.config import AgentConfig, EnvironmentConfig
 
 from modularrsi.sandbox.dockerfile import CopyStep, DockerfileRefused, parse_dockerfile
+from modularrsi.tasks.check_forgery import ForgeryProbe, probe_forgery
 from modularrsi.tasks.check_judge import judge_task
 from modularrsi.tasks.check_report import (
     Check,
@@ -43,6 +44,7 @@ from modularrsi.tasks.check_report import (
 )
 from modularrsi.tasks.manifest import entry_for, load_manifest, save_manifest
 from modularrsi.tasks.model import TaskError, TaskInfo, load_task
+from modularrsi.tasks.solution_trial import run_solution
 from modularrsi.tasks.trials import TrialOutcome, run_trial
 from modularrsi.util.files import write_json
 from modularrsi.util.steps import STEP_MARKER, parse_steps
@@ -124,43 +126,57 @@ def _reward_problem(label: str, outcome: TrialOutcome) -> str | None:
     return f"tests/test.sh wrote no usable /logs/verifier/reward.txt ({label} run)"
 
 
-async def _run_partial(path: Path, script: str, trials: Path, environment: EnvironmentConfig | str) -> TrialOutcome:
-    """The oracle agent on a temporary copy of the task whose solve.sh is ``script``."""
-    trials.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=trials, prefix=".partial-") as tmp:
-        copy = Path(tmp) / path.name
-        shutil.copytree(path, copy, symlinks=True)
-        (copy / "solution" / "solve.sh").write_text(script)
-        return await run_trial(copy, AgentConfig(name="oracle"), trials, environment, f"{path.name}__partial")
+async def _no_probe() -> None:
+    return None
+
+
+async def _evaluator_trials(path: Path, repeats: int, partial: str | None, trials: Path,
+                            environment: EnvironmentConfig | str, probes: bool
+                            ) -> tuple[list[TrialOutcome], TrialOutcome, TrialOutcome | None, ForgeryProbe | None]:
+    """(oracle runs, nop, the ``partial`` solution's run, the forgery probe), all at once, as real trials."""
+    oracle = AgentConfig(name="oracle")
+    runs = [run_trial(path, oracle, trials, environment, f"{path.name}__oracle{i + 1}") for i in range(repeats)]
+    runs.append(run_trial(path, AgentConfig(name="nop"), trials, environment, f"{path.name}__nop"))
+    if partial:
+        runs.append(run_solution(path, partial, trials, environment, f"{path.name}__partial"))
+    forgery = probe_forgery(path, trials, environment) if probes else _no_probe()
+    outcomes, probe = await asyncio.gather(asyncio.gather(*runs), forgery)
+    return outcomes[:repeats], outcomes[repeats], outcomes[-1] if partial else None, probe
 
 
 async def check_evaluator(path: Path, config: CheckConfig, trials: Path, environment: EnvironmentConfig | str,
-                          partial_run: bool = True) -> EvaluatorCheck:
-    """Oracle × repeats, nop and (``partial_run``) the partial solution, all at once, as real trials."""
-    partial = partial_solution((path / "solution" / "solve.sh").read_text()) if partial_run else None
-    oracle = AgentConfig(name="oracle")
-    runs = [run_trial(path, oracle, trials, environment, f"{path.name}__oracle{i + 1}") for i in range(config.repeats)]
-    runs.append(run_trial(path, AgentConfig(name="nop"), trials, environment, f"{path.name}__nop"))
-    if partial:
-        runs.append(_run_partial(path, partial[0], trials, environment))
-    outcomes = await asyncio.gather(*runs)
-    oracles, nop = outcomes[:config.repeats], outcomes[config.repeats]
+                          probes: bool = True) -> EvaluatorCheck:
+    """Oracle × repeats, nop and (``probes``) the partial solution and the forgery probe."""
+    partial = partial_solution((path / "solution" / "solve.sh").read_text()) if probes else None
+    oracles, nop, cut_run, probe = await _evaluator_trials(path, config.repeats, partial[0] if partial else None,
+                                                           trials, environment, probes)
     names = [f"oracle {i + 1}" for i in range(config.repeats)] if config.repeats > 1 else ["oracle"]
     labelled = [*zip(names, oracles, strict=True), ("nop", nop)]
     result = EvaluatorCheck(oracle=[o.reward for o in oracles], nop=nop.reward)
-    if partial:
-        result.partial, result.partial_cut = outcomes[-1].reward, partial[1]
-        labelled.append(("partial", outcomes[-1]))
+    if partial and cut_run:
+        result.partial, result.partial_cut = cut_run.reward, partial[1]
+        labelled.append(("partial", cut_run))
     problems = [p for label, o in labelled if (p := _reward_problem(label, o))] + _expectation_problems(
-        oracles, nop, config.repeats)
+        oracles, nop, config.repeats) + _forgery_problems(result, probe)
     if result.partial is not None and result.partial >= 1.0:
         result.flags.append("weakly-verified")
     result.ok = not problems
     passes = sum(o.passed for o in oracles)
     cut = f", partial (without '{partial[1]}') {_fmt(result.partial)}" if partial else ""
+    forged = f", forgery {_fmt(probe.reward)}" if probe else ""
     result.reason = f"{path.name}: " + "; ".join(problems) if problems else \
-        f"oracle {passes}/{config.repeats}, nop {_fmt(nop.reward)}{cut}"
+        f"oracle {passes}/{config.repeats}, nop {_fmt(nop.reward)}{cut}{forged}"
     return result
+
+
+def _forgery_problems(result: EvaluatorCheck, probe: ForgeryProbe | None) -> list[str]:
+    """Record the probe in ``result`` (flag ``reward-forgeable`` when an attack was rewarded); its problems."""
+    if probe is None:
+        return []
+    result.forgery, result.forged_by = probe.reward, probe.forged_by
+    if probe.forged_by:
+        result.flags.append("reward-forgeable")
+    return probe.problems
 
 
 def _expectation_problems(oracles: list[TrialOutcome], nop: TrialOutcome, repeats: int) -> list[str]:

@@ -39,6 +39,8 @@ class EvaluatorCheck(Check):
     nop: float | None = None
     partial: float | None = None
     partial_cut: str | None = None
+    forgery: float | None = Field(None, description="Reward of the forgery probe's attacks, all at once.")
+    forged_by: list[str] = Field(default_factory=list, description="Attacks rewarded without solving the task.")
 
 
 class TrivialityCheck(Check):
@@ -90,5 +92,6 @@ def manifest_record(report: CheckReport, checked_at: str) -> CheckRecord:
     return CheckRecord(ok=report.ok, flags=report.flags, failures=report.failures, checked_at=checked_at,
                        oracle=evaluator.oracle if evaluator else None, nop=evaluator.nop if evaluator else None,
                        partial=evaluator.partial if evaluator else None,
+                       forgery=evaluator.forgery if evaluator else None,
                        steps=trivial.steps if trivial else None, words=trivial.words if trivial else None,
                        judge=report.judge.scores if report.judge and not report.judge.error else None)

@@ -74,7 +74,8 @@ def _row(report) -> list[str]:
     else:
         verdict = "[red]FAIL[/red] " + "; ".join(report.failures)
     return [report.task, "[green]ok[/green]" if report.environment.ok else "[red]FAIL[/red]", oracle,
-            _fmt(ev.nop) if ev else "—", _fmt(ev.partial) if ev else "—", str(tr.steps) if tr else "—",
+            _fmt(ev.nop) if ev else "—", _fmt(ev.partial) if ev else "—", _fmt(ev.forgery) if ev else "—",
+            str(tr.steps) if tr else "—",
             str(tr.words) if tr else "—", judged, verdict]
 
 
@@ -97,8 +98,8 @@ def command(
     judge_min_score: Annotated[int, typer.Option("--judge-min-score", min=1, max=5,
                                                  help="Flag 'judge-low' under this score.")] = 3,
 ) -> None:
-    """Environment integrity, evaluator validity (oracle × repeats, nop, partial solution),
-    non-triviality and an optional LLM judge, per task; exit 1 if any task fails."""
+    """Environment integrity, evaluator validity (oracle × repeats, nop, partial solution, reward-forging
+    attacks), non-triviality and an optional LLM judge, per task; exit 1 if any task fails."""
     from modularrsi.tasks.check import CheckConfig, CheckReport, check_tasks, update_manifest
 
     task_dirs, environment = _inputs(paths, env, manifest)
@@ -112,7 +113,7 @@ def command(
 
     with console.status(f"checking {len(task_dirs)} tasks in {env} …"):
         reports = asyncio.run(check_tasks(task_dirs, out, environment, config, _progress(problems)))
-    _table("Task check", ["task", "env", f"oracle x/{repeats}", "nop", "partial", "steps", "words", "judge",
+    _table("Task check", ["task", "env", f"oracle x/{repeats}", "nop", "partial", "forgery", "steps", "words", "judge",
                           "verdict / flags"], [_row(r) for r in reports])
     failed = sum(not r.ok for r in reports)
     flagged = sum(r.ok and bool(r.flags) for r in reports)

@@ -60,6 +60,7 @@ class CheckRecord(BaseModel):
     oracle: list[float | None] | None = None
     nop: float | None = None
     partial: float | None = None
+    forgery: float | None = None
     steps: int | None = None
     words: int | None = None
     judge: dict[str, int] | None = None

@@ -1,7 +1,7 @@
 """``tasks validate``: the oracle must be rewarded 1 and a do-nothing agent 0, on every task.
 
 The core of ``tasks check`` (:mod:`modularrsi.tasks.check`) and nothing more: its evaluator with one
-oracle run and no partial solution, over the same per-task runner. Both agents run as real Harbor
+oracle run and no probe (partial solution, forgery), over the same per-task runner. Both agents run as real Harbor
 trials (LocalSandbox by default), many tasks at once. A task that cannot be loaded, or whose verifier
 writes no reward, is reported on one line naming the task and the problem; the other tasks still run.
 """
@@ -47,7 +47,7 @@ async def validate_task(path: Path, out: Path, environment: EnvironmentConfig | 
     except TaskError as exc:
         row.problem = str(exc)
         return row
-    evaluator = await check_evaluator(path, ONE_ORACLE, out / "trials", environment, partial_run=False)
+    evaluator = await check_evaluator(path, ONE_ORACLE, out / "trials", environment, probes=False)
     row.oracle, row.nop = evaluator.oracle[0], evaluator.nop
     row.problem = None if evaluator.ok else evaluator.reason
     row.seconds = round(time.monotonic() - started, 2)
