@@ -62,3 +62,25 @@ def test_every_env_table_of_a_task_is_searched():
     assert found == [("environment.env", "SEEN", "MRSI_PLANTED_KEY"), ("mcp_servers[0].env", "C", "ONE"),
                      ("mcp_servers[0].env", "C", "TWO"), ("steps[0].verifier.env", "B", "STEP_VAR"),
                      ("verifier.env", "LEAK", "MRSI_PLANTED_KEY")]
+
+
+def test_a_refused_task_is_an_invalid_attempt_of_a_run_never_a_scored_failure(task_factory, tmp_path):
+    """Through ``modularrsi run``: the refusal is listed whole, and the attempt is left out of Acc."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    leaky, plain = leaky_task(task_factory), task_factory()
+    env = {k: v for k, v in os.environ.items() if k != PASS_ENV} | {"MRSI_PLANTED_KEY": PLANTED}
+    done = subprocess.run([sys.executable, "-m", "modularrsi.cli", "run", "--tasks", str(leaky), "--tasks", str(plain),
+                           "-k", "1", "--model", "sim:perfect", "--env", "local", "--out", str(tmp_path / "run")],
+                          capture_output=True, text=True, timeout=600, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    results = json.loads((tmp_path / "run" / "results.json").read_text())
+    refused = next(a for a in results["attempts"] if a["task"] == leaky.name)
+    assert refused["reward"] is None and refused["invalid"].endswith("to let them in"), refused
+    assert f"{PASS_ENV}=MRSI_PLANTED_KEY" in refused["invalid"]
+    plain_acc = next(t["acc"] for t in results["per_task"] if t["task"] == plain.name)
+    assert plain_acc == 1.0  # so a refusal counted as a failure would show as Acc 0.5
+    assert results["overall"]["invalid_attempts"] == 1 and results["overall"]["acc"] == plain_acc

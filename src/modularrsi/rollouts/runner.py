@@ -150,7 +150,7 @@ class Runner:
                                          timeout_multiplier=self.config.timeout_multiplier)
                     trial = await Trial.create(config)
                 except Exception as exc:  # noqa: BLE001 - a task that cannot start is an outcome, not a crash
-                    error = f"{type(exc).__name__}: {str(exc).strip()[:200]}"
+                    error = exception_text(type(exc).__name__, str(exc))
                     self._record(job, Attempt(task=job.name, attempt=job.index, reward=None, environment=env_name,
                                               error=error, invalid=error), False)
                     return  # no result.json is written, so a resumed run tries it again
