@@ -4,24 +4,31 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+import yaml
 from staging import staged
 from testutil import QUIT_EARLY, REPO
 
+from modularrsi.evolve.config import EvolveConfig, describe
+from modularrsi.evolve.context import RunContext
 from modularrsi.evolve.gates.constructs import ConstructRules, construct_problems
-from modularrsi.evolve.gates.execution import ExecutionConfig, ExecutionGate, Pair, Sample, decide
-from modularrsi.evolve.gates.power import Scenario, acceptance_rate
+from modularrsi.evolve.gates.execution import ExecutionConfig, ExecutionGate, Pair, Sample, ScreenPlan, decide
+from modularrsi.evolve.gates.power import BENCH, HARMFUL, INERT, NET_HARMFUL, net_effect, simulate
 from modularrsi.evolve.gates.prescreen import PrescreenRules, is_round, task_specific_path
 from modularrsi.evolve.gates.review import ReviewGate
+from modularrsi.evolve.gates.sequential import ConfirmRule, screen_rule
 from modularrsi.evolve.gates.static import StaticConfig, StaticGate, consistency_problem, scope_problem
-from modularrsi.evolve.gates.stats import sign_flip_p, task_sign_test_p
+from modularrsi.evolve.gates.stats import task_sign_test_p
+from modularrsi.evolve.layout import ProposalLayout
 from modularrsi.evolve.proposal import Proposal
 from modularrsi.harness import BASELINE
 from modularrsi.harness.library import load_generation, read_sources, write_generation
 from modularrsi.models.scripted import ScriptedModel
 from modularrsi.rollouts.config import RunConfig
+from modularrsi.rollouts.run import execute
 
 POOL = REPO / "tasks" / "pool"
 POOL_NAMES = sorted(p.name for p in POOL.iterdir() if p.is_dir())
@@ -219,72 +226,178 @@ async def test_review_is_reward_blind(tmp_path):
 # -------------------------------------------------------------------------------------------- execution
 
 
-def tasks(table: str, prefix: str = "t") -> list[Pair]:
+def tasks(table: str, prefix: str = "t", round_: int = 0) -> list[Pair]:
     """Pairs from a table such as "01.00 11.10": one word per task, its attempts separated by dots, each
     attempt written as (parent outcome, staging outcome)."""
-    return [Pair(task=f"{prefix}{t}", attempt=i, parent=c[0] == "1", staging=c[1] == "1")
+    return [Pair(task=f"{prefix}{t}", attempt=i, parent=c[0] == "1", staging=c[1] == "1", round=round_)
             for t, word in enumerate(table.split()) for i, c in enumerate(word.split("."))]
 
 
-@pytest.mark.parametrize("evidence, anchors, config, passed, needle", [
-    ("01.00 01.00 01.00 01.00", "11 11", {}, True, "p=0.0625"),
-    ("01.00 01.00 01.00", "11 11", {}, False, "3 evidence tasks cannot reach it, 4 needed"),
-    ("01 01 01 01 01 10", "11", {}, False, "p=0.109"),
-    ("01 01 01 01 01 01 10", "11", {}, True, "p=0.0625"),
-    # magnitudes count: four tasks gain a whole attempt, one loses a third (a sign test would say 0.19)
-    ("01 01 01 01 10.00.00", "11", {}, True, "p=0.0625"),
-    ("01 01 01 01", "11 10", {}, False, "1 anchor regression(s) > 0 allowed"),
-    ("01 01 01 01", "11 10", {"max_anchor_regressions": 1}, True, "anchor tasks worsened 1 of 2"),
-    ("00 11 00 11 11 00", "11", {}, False, "evidence does not move (p=1"),
-    ("01 01 01 01", "", {"alpha": 0.05}, False, "5 needed"),
-    # eight fail→pass flips from one task are one task's evidence, not eight (p=0.0039 over attempts)
-    ("01.01.01.01.01.01.01.01", "11", {}, False, "p=0.5"),
+def test_screen_needs_a_fixed_failure_and_more_fixes_than_breaks():
+    assert screen_rule(tasks("01.00 00", "ev") + tasks("11 11", "an")).passed
+    assert not screen_rule(tasks("00.00 00", "ev") + tasks("11 11", "an")).passed  # fixes nothing
+    assert not screen_rule(tasks("01 00", "ev") + tasks("10 11", "an")).passed     # breaks as much as it fixes
+    result = screen_rule(tasks("01.01 00 01", "ev") + tasks("10", "an"))
+    assert (result.fixes, result.breaks, result.fixed_tasks, result.score) == (3, 1, ["ev0", "ev2"], (2, 3))
+
+
+RULE = ConfirmRule(alpha=0.2, beta=0.2, p1=0.9, max_rounds=3, min_rounds=2, min_improved_tasks=1, anchor_weight=2)
+
+
+@pytest.mark.parametrize("rounds, rule, decision, needle", [
+    # three fixes reach 1/alpha = 5 (1.8^3 = 5.83), but not before the second round
+    ([("01.01.01", "11")], RULE, "continue", None),
+    ([("01.01.01", "11"), ("00.00.00", "11")], RULE, "accept", "3 fix(es), 0 break(s)"),
+    # one task's flips are not two tasks' evidence when two improved tasks are asked for
+    ([("01.01.01", "11"), ("01.00.00", "11")], RULE.model_copy(update={"min_improved_tasks": 2}), "continue", None),
+    # a break on an anchor counts twice: 3 fixes and 1 anchor break are log LR 3·0.59 − 2·1.61 < 0
+    ([("01.01.01", "10"), ("00.00.00", "11")], RULE, "reject", "1 on anchors"),
+    # nothing discordant: undecided at the cap, not accepted
+    ([("00.00.00", "11")] * 3, RULE, "undecided", "0 fix(es)"),
+    ([("10.00.00", "11")], RULE, "reject", None),
 ])
-def test_execution_decision_rule_counts_tasks_not_attempts(evidence, anchors, config, passed, needle):
-    verdict = decide(tasks(evidence, "ev"), tasks(anchors, "an"), ExecutionConfig(**config))
-    assert verdict.passed == passed and needle in verdict.reason, verdict.reason
+def test_confirm_is_a_sequential_test_over_discordant_pairs(rounds, rule, decision, needle):
+    pairs = [p for r, (ev, an) in enumerate(rounds) for p in tasks(ev, "ev", r) + tasks(an, "an", r)]
+    got, tally = decide(pairs, ["an0"], rule)
+    assert got == decision, tally
+    if needle:
+        summary = f"{tally.b} fix(es), {tally.c} break(s) ({tally.anchor_c} on anchors)"
+        assert needle in summary, summary
 
 
-def test_sign_flip_test_is_exact_over_tasks():
-    assert sign_flip_p([1, 1, 1, 1]) == pytest.approx(1 / 16)
-    assert sign_flip_p([1, 1, 1, 1, 1, -1]) == pytest.approx(7 / 64)
-    assert sign_flip_p([0, 0]) == 1.0 and sign_flip_p([-1, -1, -1]) == 1.0
-    assert sign_flip_p([1, 1, 1, 1], alternative="two-sided") == pytest.approx(2 / 16)
-    many = sign_flip_p([1.0] * 20)  # beyond exact enumeration: a seeded Monte Carlo p, never below 1/(1+draws)
-    assert 0 < many < 1e-3 and many == sign_flip_p([1.0] * 20)
-    assert task_sign_test_p(3, 1) == pytest.approx(0.625) and task_sign_test_p(0, 0) == 1.0
+def test_an_undecided_tally_goes_on_and_gets_a_new_cap():
+    first, tally = decide(tasks("01.00.00", "ev") + tasks("11", "an"), ["an0"],
+                          RULE.model_copy(update={"max_rounds": 1}))
+    assert first == "undecided" and tally.b == 1
+    later, resumed = decide(tasks("01.01.00", "ev", 0) + tasks("11", "an", 0), ["an0"], RULE, carried=tally)
+    assert later == "accept" and (resumed.b, resumed.rounds, resumed.carried) == (3, 1, 1)
 
 
-@pytest.mark.parametrize("scenario, low, high", [
-    (Scenario(anchors=0), 0.0, 0.1),        # a change that does nothing, the evidence test alone
-    (Scenario(), 0.0, 0.1),                 # ... with the anchor rule on top
-    (Scenario(anchors=0, reuse_sample=True), 0.1, 1.0),  # parent = the sample evidence was chosen from
-    (Scenario(anchors=0, effect=0.75), 0.8, 1.0),       # a change that removes 3/4 of the failures
-    (Scenario(effect=1.0), 0.9, 1.0),
+def test_the_likelihood_ratio_is_a_supermartingale_under_the_null():
+    """Under "no pair is more likely fixed than broken" the expected LR factor of a pair is at most 1
+    (Ville's inequality then bounds P(ever accept) by alpha); an anchor weight ≥ 1 keeps it so."""
+    for p1, weight in ((0.6, 1.0), (0.9, 1.0), (0.9, 2.0), (0.95, 3.0)):
+        for fix, brk in ((0.1, 0.1), (0.05, 0.2), (0.3, 0.3)):
+            for anchor in (False, True):
+                w = weight if anchor else 1.0
+                factor = fix * 2 * p1 + brk * (2 * (1 - p1)) ** w + (1 - fix - brk)
+                assert factor <= 1 + 1e-12, (p1, weight, fix, brk, anchor)
+
+
+@pytest.mark.parametrize("label, scenario, low, high", [
+    ("does nothing (coupled)", INERT, 0.0, 0.2),
+    ("does nothing (uncoupled)", replace(INERT, coupling=0.0), 0.0, 0.2),
+    ("does nothing (uncoupled, no screen)", replace(INERT, coupling=0.0, screen=False), 0.0, 0.2),
+    ("harmful", HARMFUL, 0.0, 0.2),
+    ("net-harmful mix", NET_HARMFUL, 0.0, 0.2),
+    ("fixes 35% on the bench preset", replace(BENCH, fix=0.35), 0.45, 1.0),
 ])
-def test_gate_acceptance_over_400_simulated_decisions(scenario, low, high):
-    """A null change is accepted at no more than alpha; the old design (parent side = the epoch sample
-    the failing evidence tasks were picked from) exceeds it; a real improvement is accepted."""
-    rate = acceptance_rate(scenario, 400, seed=1)
-    assert low <= rate <= high, rate
+def test_gate_operating_characteristics_over_400_simulated_decisions(label, scenario, low, high):
+    """The gate's own rules on 400 simulated decisions each (sim defaults, alpha 0.2): a change that does
+    nothing is accepted at most at alpha, a net-harmful mix at most 0.2, a change that fixes 35 % of the
+    failures on the tasks its mode touches at least 0.45 of the time."""
+    rule = ExecutionConfig().rule(simulated=True)
+    assert rule.alpha == 0.2
+    outcome = simulate(scenario, rule, 400, seed=1)
+    assert low <= outcome.accepted <= high, (label, outcome)
+    assert net_effect(NET_HARMFUL) < 0 < net_effect(replace(BENCH, fix=0.35))
 
 
-async def test_execution_gate_runs_both_sides_fresh_and_can_accept_as_well_as_reject(tmp_path):
-    """Same sample (4 evidence tasks, 1 anchor, k=1) both ways: gen_0 → a loop that quits after one
+def test_defaults_differ_for_sim_and_real_models_and_are_printed():
+    sim, real = ExecutionConfig().rule(True), ExecutionConfig().rule(False)
+    assert (sim.alpha, sim.max_rounds, sim.min_improved_tasks) == (0.2, 6, 1)
+    assert (real.alpha, real.max_rounds, real.min_improved_tasks) == (0.1, 4, 2)
+    assert ExecutionConfig(alpha=0.05).rule(True, alpha_share=0.5).alpha == pytest.approx(0.025)
+    printed = "\n".join(describe())
+    assert "default 0.2 for sim, 0.1 otherwise" in printed and "candidates: 2" in printed
+
+
+FAST = ExecutionConfig(k=1, steer_attempts=1, min_rounds=1)
+
+
+async def test_execution_gate_confirms_fresh_pairs_and_can_accept_as_well_as_reject(tmp_path):
+    """Same sample (4 evidence tasks, 1 anchor) both ways, no screen: gen_0 → a loop that quits after one
     reply is rejected; that loop → gen_0 is accepted. A gate that never (or always) accepts fails."""
     harmful = written(tmp_path, {"agent_loop/turn_loop": QUIT_EARLY}, "harmful")
     sample = Sample(evidence=[POOL / t for t in EVIDENCE], anchors=[POOL / "rotate-app-logs-retention"])
-    gate = ExecutionGate(RunConfig(concurrency=4, model="sim:perfect"), tmp_path / "gates", ExecutionConfig(k=1))
+    gate = ExecutionGate(RunConfig(concurrency=4, model="sim:perfect"), tmp_path / "gates", FAST)
     worse = await gate.check(Proposal.build("agent_loop", BASELINE, harmful, GOOD, "loops", []), sample)
     better = await gate.check(Proposal.build("agent_loop", harmful, BASELINE, GOOD, "loops", []), sample)
     print(f"\nregression: {worse.reason}\nrepair: {better.reason}")
-    assert not worse.passed and worse.details["evidence"]["worsened"] == 4 and worse.details["simulated"]
-    assert better.passed and better.details["evidence"]["improved"] == 4, better.reason
-    assert worse.details["seed"] == ExecutionConfig(k=1).run_seed != 0  # fresh attempts, not seed 0's sample
-    runs = {side: Path(path) for side, path in worse.details["runs"].items()}
-    assert set(runs) == {"parent", "staging"} and all((r / "results.json").is_file() for r in runs.values())
+    assert not worse.passed and worse.details["decision"] == "reject" and worse.details["c"] == 5
+    assert better.passed and better.details["b"] == 5 and better.details["improved_tasks"] == 5, better.reason
+    assert worse.details["seed"] == FAST.run_seed != 0 and worse.details["simulated"]
+    rule = ConfirmRule.model_validate(better.details["rule"])
+    pairs = [Pair.model_validate(p) for p in better.details["pairs_detail"]]
+    assert decide(pairs, better.details["anchor_tasks"], rule)[0] == "accept"  # the rule, recomputed
+    staging = Path(better.details["runs"]["staging"])
+    replay = yaml.safe_load((staging / "config.yaml").read_text())["replay_cache"]
+    assert replay == str(Path(better.details["runs"]["parent"]) / "cache.sqlite")  # staging replays the parent
     finished = {p: p.stat().st_mtime_ns for p in tmp_path.glob("gates/*/*/trials/*/result.json")}
-    assert len(finished) == 4 * 5  # two proposals × two sides × five tasks
+    assert len(finished) == 4 * 5  # two proposals × two sides × five tasks, one round each
     again = await gate.check(Proposal.build("agent_loop", BASELINE, harmful, GOOD, "loops", []), sample)
-    assert again.details["evidence"] == worse.details["evidence"]  # resumable: finished attempts reused
+    assert (again.details["b"], again.details["c"]) == (worse.details["b"], worse.details["c"])  # resumable
     assert {p: p.stat().st_mtime_ns for p in finished} == finished
+
+
+async def test_replay_screen_stops_an_inert_change_cheaply_and_steers_a_repair(tmp_path):
+    """The epoch sample of a broken loop fails every attempt. Replaying those attempts, a change that does
+    nothing fixes none and is rejected without a confirm; the repair fixes them, and its confirm runs on
+    the fixed tasks only. Under sim both sides of a pair share the seed, so an inert change never flips."""
+    broken = written(tmp_path, {"agent_loop/turn_loop": QUIT_EARLY}, "broken")
+    inert = written(tmp_path, {"agent_loop/turn_loop": QUIT_EARLY + "\n# a comment changes nothing\n"}, "inert")
+    epoch = RunConfig(tasks=[POOL / t for t in EVIDENCE[:2]], generation=broken, model="sim:perfect", k=2,
+                      concurrency=4, seed=7)
+    known = await execute(epoch, tmp_path / "epoch")
+    assert known.overall.acc == 0
+    plan = ScreenPlan(seed=7, failing={t: [0, 1] for t in EVIDENCE[:2]}, anchors=[])
+    sample = Sample(evidence=[POOL / t for t in EVIDENCE[:2]], screen=plan)
+    gate = ExecutionGate(RunConfig(concurrency=4, model="sim:perfect"), tmp_path / "gates", FAST)
+    stopped = await gate.check(Proposal.build("agent_loop", broken, inert, GOOD, "loops", []), sample, known)
+    assert not stopped.passed and stopped.details["stage"] == "screen" and stopped.details["fixes"] == 0
+    assert "fixes no diagnosed failure" in stopped.reason
+    assert not (gate.root(Proposal.build("agent_loop", broken, inert, GOOD, "loops", [])) / "staging").exists()
+    repaired = await gate.check(Proposal.build("agent_loop", broken, BASELINE, GOOD, "loops", []), sample, known)
+    assert repaired.passed and repaired.details["screen"]["fixes"] == 4, repaired.reason
+    assert set(repaired.details["per_task"]) == set(EVIDENCE[:2])
+
+
+async def test_parent_runs_are_shared_between_proposals_with_one_parent(tmp_path):
+    """Two proposals on one parent at one gate seed: the parent side of each (task, attempt) runs once."""
+    config = EvolveConfig(tasks=[POOL / t for t in EVIDENCE[:2]], model="sim:perfect", concurrency=4,
+                          gates={"execution": {"steer_attempts": 1, "min_rounds": 1}})
+    evo = RunContext(config, tmp_path / "run")
+    harmful = written(tmp_path, {"agent_loop/turn_loop": QUIT_EARLY}, "harmful")
+    other = written(tmp_path, {"agent_loop/turn_loop": QUIT_EARLY + "\n# another\n"}, "other")
+    sample = Sample(evidence=[POOL / t for t in EVIDENCE[:2]])
+    for i, staging in enumerate((harmful, other)):
+        gate = evo.execution_gate(ProposalLayout(tmp_path / f"p{i}"), seed=3)
+        verdict = await gate.check(Proposal.build("agent_loop", BASELINE, staging, GOOD, "loops", []), sample)
+        assert verdict.details["decision"] == "reject" and verdict.details["runs"]["parent"].startswith(
+            str(tmp_path / "run" / "samples"))
+    parent_trials = list((tmp_path / "run" / "samples").glob("*/trials/*/result.json"))
+    assert len(parent_trials) == 2  # two tasks, one round, run once for both proposals
+
+
+async def test_an_undecided_confirm_carries_its_statistic(tmp_path):
+    """At a cap of one round a repair's 2 fixes do not reach 1/alpha: undecided, kept; checked again (as a
+    later epoch would, on fresh seeds) it goes on from the kept statistic and is accepted."""
+    broken = written(tmp_path, {"agent_loop/turn_loop": QUIT_EARLY}, "broken")
+    sample = Sample(evidence=[POOL / t for t in EVIDENCE[:2]])
+    carry = tmp_path / "undecided.json"
+    config = FAST.model_copy(update={"max_rounds": 1, "alpha": 0.1})
+    repair = Proposal.build("agent_loop", broken, BASELINE, GOOD, "loops", [])
+    gate = ExecutionGate(RunConfig(concurrency=4, model="sim:perfect"), tmp_path / "g1", config, carry_path=carry)
+    first = await gate.check(repair, sample)
+    assert first.details["decision"] == "undecided" and "statistic kept" in first.reason
+    assert json.loads(carry.read_text())  # kept under (parent, staging)
+    later = ExecutionGate(RunConfig(concurrency=4, model="sim:perfect"), tmp_path / "g2",
+                          config.model_copy(update={"seed": 1}), carry_path=carry)
+    second = await later.check(repair, sample)
+    assert second.passed and second.details["carried_from"]["b"] == 2 and second.details["b"] == 4
+    assert json.loads(carry.read_text()) == {}  # decided: nothing left to carry
+
+
+def test_task_sign_test_is_exact_over_tasks():
+    assert task_sign_test_p(3, 1) == pytest.approx(0.625) and task_sign_test_p(0, 0) == 1.0
+    assert task_sign_test_p(4, 0, alternative="greater") == pytest.approx(1 / 16)

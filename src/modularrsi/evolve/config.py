@@ -36,7 +36,10 @@ class EditorConfig(BaseModel):
     bad_rate: float = Field(default=0.25, ge=0, le=1, description="sim editor: share of deliberately bad patches "
                             "(syntax error, scope violation, task-specific hack, regression) so every gate works.")
     max_turns: int = Field(default=16, ge=2, description="LLM editor: tool-call replies per edit.")
-    retries: int = Field(default=1, ge=0, description="Further edits of the same direction after a rejection.")
+    candidates: int = Field(default=2, ge=1, description="Racing: candidate mechanisms written per direction; "
+                            "each is screened, the best-screened confirmed (the runner-up at a share of alpha).")
+    retries: int = Field(default=1, ge=0, description="Further edits per direction replacing candidates the "
+                         "editor, the static gate or review refused.")
 
 
 class GateSettings(BaseModel):

@@ -87,14 +87,20 @@ class RunContext:
     def execution_gate(self, where: ProposalLayout, seed: int) -> ExecutionGate:
         config = self.config.gates.execution.model_copy(update={"k": self.config.k, "seed": seed})
         return ExecutionGate(self.run_template(), where.execution, config, slots=self.slots,
-                             budget_path=self.layout.budget)
+                             budget_path=self.layout.budget, parent_run=self.run_shared,
+                             carry_path=self.layout.root / "undecided.json")
 
     async def run_generation(self, generation: Path, seed: int, tasks: list[str]) -> tuple[Path, RunResults]:
         """Rollouts of ``generation`` on ``tasks`` at ``seed``; one shared directory per (generation, seed)."""
-        key = f"{manifest_id(generation)}-s{seed}"
+        config = self.run_template().model_copy(update={
+            "tasks": [self.task_dirs[t] for t in tasks], "generation": generation, "seed": seed})
+        return await self.run_shared(generation, config)
+
+    async def run_shared(self, generation: Path, config: RunConfig) -> tuple[Path, RunResults]:
+        """Run ``config`` in the one directory of its (generation, seed): an attempt (task, index) is made
+        once, whichever lane, proposal or stage asks first (the execution gate's parent side too)."""
+        key = f"{manifest_id(generation)}-s{config.seed}"
         async with self.sample_locks.setdefault(key, asyncio.Lock()):
-            config = self.run_template().model_copy(update={
-                "tasks": [self.task_dirs[t] for t in tasks], "generation": generation, "seed": seed})
             out = self.layout.sample(key)
             results = await execute(config, out, slots=self.slots, budget_path=self.layout.budget)
         return out, results

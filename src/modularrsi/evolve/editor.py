@@ -59,7 +59,9 @@ class EditRequest(BaseModel):
     excerpts: list[str] = Field(default_factory=list, description="Trajectory excerpts of the findings.")
     history: list[dict[str, Any]] = Field(default_factory=list, description="Evolution History entries of "
                                           "the module's functions (earlier changes and what became of them).")
-    attempt: int = Field(default=0, description="Retry index for this direction (varies seeded choices).")
+    attempt: int = Field(default=0, description="Candidate slot for this direction (varies seeded choices).")
+    avoid: list[str] = Field(default_factory=list, description="Files other candidates of this direction wrote: "
+                             "write a different mechanism.")
 
     @property
     def module(self) -> str:
@@ -81,7 +83,8 @@ class SimEditorRole:
         self.editor = SimEditor(seed=seed, bad_rate=bad_rate)
 
     async def edit(self, request: EditRequest, staging_dir: Path) -> Proposal:
-        tag = choose_mechanism(request.direction, request.parent_dir, request.excerpts, request.history)
+        tag = choose_mechanism(request.direction, request.parent_dir, request.excerpts, request.history,
+                               avoid=request.avoid)
         made = self.editor.propose(request.module, tag, request.parent_dir, staging_dir, attempt=request.attempt)
         return made.to_proposal(request.direction.summary, request.direction.tasks)
 
@@ -127,7 +130,9 @@ class LLMEditor:
         excerpts = "\n".join(request.excerpts[:6]) or "(none)"
         user = (f"Direction ({d.module}, mechanism '{d.mechanism}', supported by {d.raw_support} tasks):\n"
                 f"{d.summary}\n\nFindings:\n{findings}\n\nTrajectory excerpts:\n{excerpts}\n\n"
-                f"Evolution History of this module:\n{history}\n\nStart with list or read.")
+                f"Evolution History of this module:\n{history}\n\n"
+                + (f"Other candidates for this direction already wrote {', '.join(request.avoid)}: write a "
+                   "different mechanism.\n\n" if request.avoid else "") + "Start with list or read.")
         user = redact(user, d.tasks)  # reward-blind and task-blind: outcome lines and task names masked
         imports = ", ".join([*sorted(ALLOWED_STDLIB), *ALLOWED_IMPORTS])
         return [Message("system", SYSTEM.format(modules=", ".join(request.modules), contracts=contracts,

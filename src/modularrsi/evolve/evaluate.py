@@ -10,6 +10,12 @@ independent): an exact two-sided sign test on tasks fixed vs broken and a Wilcox
 the per-task Acc differences. Per task: fixed (more passes under the candidate), broken (fewer) or
 unchanged. Attempt flips (fail→pass, pass→fail) are reported as description only.
 
+The sides are coupled through the response cache (common random numbers, ``coupled`` in the result):
+the baseline runs first, then the candidate with the baseline's ``cache.sqlite`` as its replay cache
+(:attr:`RunConfig.replay_cache`), so a candidate attempt asking exactly what the paired baseline attempt
+asked gets the same reply, and calls the model from its first different request. Each side is still
+distributed as alone, so the tests stay valid; an inert change gives no discordant pair (docs/evolve.md).
+
 Held-out means held out: tasks the candidate's frozen library evolved on (by name or content, see
 :mod:`.overlap`) are refused before any trial, ``--dataset`` tasks included; ``allow_overlap`` runs them
 anyway and the result names them (``overlap``).
@@ -106,6 +112,9 @@ class EvalResult(BaseModel):
     unchanged: int
     overlap: list[str] = Field(default_factory=list, description="Tasks the candidate evolved on, evaluated "
                                "anyway (--allow-overlap): the result is not a held-out result.")
+    coupled: bool = Field(default=False, description="The candidate replayed the baseline's response cache "
+                          "(common random numbers; a cached real model): identical requests of paired attempts "
+                          "got identical replies.")
 
     def delta(self, metric: str) -> Delta:
         return next(d for d in self.deltas if d.metric == metric)
@@ -191,13 +200,24 @@ async def check_overlap(template: RunConfig, candidate: Path, allow: bool) -> li
     return clash
 
 
+def side_config(template: RunConfig, side: str, generation: Path, out: Path) -> RunConfig:
+    """One side's run settings: ``generation``, and for the candidate (with the cache on) the baseline's
+    response cache as its replay cache."""
+    update: dict = {"generation": generation}
+    if side == "candidate" and template.cache:
+        update["replay_cache"] = out / "baseline" / "cache.sqlite"
+    return template.model_copy(update=update)
+
+
 async def evaluate(template: RunConfig, baseline: Path, candidate: Path, out: Path,
                    slots: asyncio.Semaphore | None = None, budget_path: Path | None = None,
                    allow_overlap: bool = False) -> EvalResult:
     """Run both generations on ``template.tasks`` (same seeds) into ``out`` and write ``eval.json``.
     Resumable: finished attempts of either side are reused. ``budget_path``: a ledger shared with the
-    caller (an evolution's), so its caps hold here too. Overlapping tasks: see :func:`check_overlap`."""
+    caller (an evolution's), so its caps hold here too. Overlapping tasks: see :func:`check_overlap`.
+    The baseline side runs first; the candidate side replays its response cache (module docstring)."""
     from modularrsi.harness.library import load_generation
+    from modularrsi.harness.model_limits import is_litellm_name
     from modularrsi.rollouts.preflight import check_run
     from modularrsi.rollouts.run import execute  # here, so that reading eval.json does not load Harbor
 
@@ -206,10 +226,11 @@ async def evaluate(template: RunConfig, baseline: Path, candidate: Path, out: Pa
     check_run(template)
     overlap = await check_overlap(template, candidate, allow_overlap)
     results = []
-    for side, generation in (("baseline", baseline), ("candidate", candidate)):
-        config = template.model_copy(update={"generation": generation})
+    for side, generation in (("baseline", baseline), ("candidate", candidate)):  # in turn: the candidate replays
+        config = side_config(template, side, generation, out)
         results.append(await execute(config, out / side, slots=slots, budget_path=budget_path))
+    coupled = template.cache and is_litellm_name(template.roles.agent.model if template.roles else template.model)
     result = compare(results[0], results[1], template.k, template.seed, (baseline, candidate),
-                     (out / "baseline", out / "candidate")).model_copy(update={"overlap": overlap})
+                     (out / "baseline", out / "candidate")).model_copy(update={"overlap": overlap, "coupled": coupled})
     write_json(out / "eval.json", result.model_dump(mode="json"))
     return result

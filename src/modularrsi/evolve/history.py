@@ -47,6 +47,11 @@ class Change(BaseModel):
     fate: str = "kept"
     promoted_as: str | None = Field(default=None, description="Lane generation directory when promoted.")
 
+    @property
+    def undecided(self) -> bool:
+        """Rejected only because its confirm reached the cap; its statistic is kept for a later epoch."""
+        return bool(self.gates) and self.gates[-1].details.get("decision") == "undecided"
+
     @classmethod
     def decided(cls, fields: dict[str, Any], verdicts: list[GateVerdict]) -> Change:
         """The change described by ``fields`` as the gate chain left it: promoted if the last verdict
@@ -90,10 +95,12 @@ class History:
     def brief(self, module: str) -> list[dict[str, Any]]:
         """What the editor sees of the module's history: no rewards, no task names."""
         def reason(c: Change) -> str:
+            if c.undecided:
+                return "undecided: the evidence so far neither confirms nor refutes it (it may be tried again)"
             if c.rejected_by == "execution":
                 return "did not move its evidence tasks without regressing anchors"
             return c.reason[:200]
 
         return [{"change": c.id, "mechanism": c.mechanism, "files": c.files, "outcome": c.outcome,
-                 "rejected_by": c.rejected_by, "reason": reason(c), "fate": c.fate}
+                 "rejected_by": c.rejected_by, "reason": reason(c), "fate": c.fate, "undecided": c.undecided}
                 for c in self.for_module(module)]

@@ -20,14 +20,14 @@ from modularrsi.evolve.context import RunContext
 from modularrsi.evolve.editor import EditorError, EditRequest
 from modularrsi.evolve.evidence import epoch_evidence
 from modularrsi.evolve.findings import Direction, Finding
-from modularrsi.evolve.gates import run_chain
-from modularrsi.evolve.gates.execution import Sample
+from modularrsi.evolve.gates import GateVerdict, run_chain
+from modularrsi.evolve.gates.execution import Sample, ScreenPlan
 from modularrsi.evolve.gates.static import StaticConfig, StaticGate
 from modularrsi.evolve.history import Change
 from modularrsi.evolve.layout import EpochLayout, LaneLayout, ProposalLayout
 from modularrsi.evolve.libraryops import copy_generation
 from modularrsi.evolve.memory import AttemptRecord
-from modularrsi.evolve.proposal import manifest_id
+from modularrsi.evolve.proposal import Proposal, manifest_id
 from modularrsi.evolve.runfiles import EpochOutcome, EpochSample, Lane, LaneState, read_model, write_model
 from modularrsi.evolve.seeds import derived_seed
 from modularrsi.rollouts.results import RunResults
@@ -154,23 +154,65 @@ class EpochRun:
         return agg
 
     async def promote(self, agg: Aggregation, parent: Path, buckets: EpochBuckets) -> tuple[list[str], Path]:
-        """Each direction in vote order gets up to ``editor.retries + 1`` attempts; a promoted change is the
-        parent of the next direction's. Returns the promoted change ids and the last promoted staging."""
+        """Each direction in vote order is raced (:meth:`race`); a promoted change is the parent of the next
+        direction's. Returns the promoted change ids and the last promoted staging."""
         c = self.evo.config
         promoted: list[str] = []
         generation = parent
         for index, direction in enumerate(agg.directions[: c.max_directions]):
             if len(promoted) >= c.promotions_per_epoch:
                 break
-            for attempt in range(c.editor.retries + 1):
-                change = await self.propose(index, attempt, direction, generation, buckets)
-                if change.outcome == "promoted":
-                    generation = self.layout.proposal(index, attempt).staging
-                    promoted.append(change.id)
-                    break
-                if change.outcome == "editor_failed" or change.rejected_by == "execution":
-                    break  # retry only a patch the editor got wrong; measured ineffectiveness is final
+            won = await self.race(index, direction, generation, buckets)
+            if won is not None:
+                generation = self.layout.proposal(index, won[0]).staging
+                promoted.append(won[1].id)
         return promoted, generation
+
+    async def race(self, index: int, direction: Direction, parent: Path,
+                   buckets: EpochBuckets) -> tuple[int, Change] | None:
+        """Up to ``editor.candidates`` candidate mechanisms for ``direction`` (``editor.retries`` more edits
+        replace ones the editor, static gate or review refused), each screened; the best-screened is
+        confirmed at alpha, the runner-up at ``second_alpha_share`` of it. The race ends with the confirms:
+        a measured rejection is final. Returns (candidate slot, change) of the promoted one."""
+        c = self.evo.config
+        sample = self.execution_sample(direction, buckets)
+        screened: list[tuple[int, Proposal, list[GateVerdict], dict]] = []
+        decided: dict[int, Change] = {}
+        reached, slot = 0, 0
+        while reached < c.editor.candidates and slot < c.editor.candidates + c.editor.retries:
+            avoid = [f for ch in decided.values() for f in ch.files] + [f for _, p, _, _ in screened
+                                                                        for f in p.changed_files]
+            got = await self.candidate(index, slot, direction, parent, sample, avoid)
+            if isinstance(got, Change):
+                decided[slot] = got
+                if got.outcome == "promoted":  # a resumed race whose confirm had accepted
+                    return slot, got
+                reached += got.rejected_by == "execution"
+            else:
+                screened.append((slot, *got))
+                reached += 1
+            slot += 1
+        confirms = sum(bool(ch.gates) and ch.gates[-1].details.get("stage") == "confirm" for ch in decided.values())
+        ranked = sorted(screened, key=lambda s: (-s[2][-1].details["fixes"] + s[2][-1].details["breaks"],
+                                                 -s[2][-1].details["fixes"], s[0]))
+        winner = None
+        for slot, proposal, verdicts, base in ranked:
+            where = self.layout.proposal(index, slot)
+            if confirms < 2 and winner is None:
+                share = 1.0 if confirms == 0 else c.gates.execution.second_alpha_share
+                confirms += 1
+                self.emit("proposal", direction=direction.id, stage="confirm")
+                confirm = await self.evo.execution_gate(where, self.seed).confirm(
+                    proposal, sample, verdicts[-1].details.get("fixed_tasks"), share)
+                change = self.evo.settle(where, Change.decided(base, [*verdicts, confirm]))
+                if change.outcome == "promoted":
+                    winner = (slot, change)
+                continue
+            why = "another candidate of this direction was promoted" if winner else \
+                "two better-screened candidates of this direction were confirmed first"
+            self.evo.settle(where, Change.decided(base, [*verdicts, GateVerdict.fail(
+                "execution", f"raced: {why} (screen: {verdicts[-1].reason})", stage="race")]))
+        return winner
 
     def adopt(self, promoted: list[str], generation: Path, name: str) -> str | None:
         """The promoted generation becomes the lane's ``name``; history records where each change went."""
@@ -188,15 +230,17 @@ class EpochRun:
         for staging in self.layout.gates.glob("*/staging"):
             shutil.rmtree(staging)
 
-    async def propose(self, index: int, attempt: int, direction: Direction, parent: Path,
-                      buckets: EpochBuckets) -> Change:
-        """Edit a staging copy of ``parent`` along ``direction``, then static → review → execution."""
-        where = self.layout.proposal(index, attempt)
+    async def candidate(self, index: int, slot: int, direction: Direction, parent: Path, sample: Sample,
+                        avoid: list[str]) -> Change | tuple[Proposal, list[GateVerdict], dict]:
+        """Edit a staging copy of ``parent`` along ``direction`` (a mechanism other than ``avoid``'s files),
+        then static → review → screen. A decided change (its record written) or, screened, what the
+        confirm needs: the proposal, its verdicts and its record fields."""
+        where = self.layout.proposal(index, slot)
         if where.record.is_file():
             return read_model(where.record, Change)
         reset_staging(where)
         evo, lane = self.evo, self.lane
-        base = {"id": f"{lane.name}/e{self.epoch}/d{index}-{attempt}", "lane": lane.name, "epoch": self.epoch,
+        base = {"id": f"{lane.name}/e{self.epoch}/d{index}-{slot}", "lane": lane.name, "epoch": self.epoch,
                 "module": direction.module, "direction": direction.id, "mechanism": direction.mechanism,
                 "summary": direction.summary, "tasks": direction.tasks, "vote": direction.vote,
                 "parent": manifest_id(parent)}
@@ -204,7 +248,7 @@ class EpochRun:
         request = EditRequest(direction=direction, parent_dir=parent,
                               modules=[direction.module] if lane.locked else list(evo.config.modules),
                               excerpts=excerpts(direction), history=evo.history.brief(direction.module),
-                              attempt=attempt)
+                              attempt=slot, avoid=sorted(set(avoid)))
         self.emit("proposal", direction=direction.id, stage="edit")
         try:
             proposal = await editor.edit(request, where.staging)
@@ -212,11 +256,14 @@ class EpochRun:
             return evo.settle(where, Change(**base, editor=editor.name, outcome="editor_failed", reason=str(exc)))
         base.update(editor=editor.name, description=proposal.description,
                     generation=manifest_id(where.staging) or None, files=proposal.changed_files, diff=proposal.diff)
+        gate = evo.execution_gate(where, self.seed)
         gates = [StaticGate(StaticConfig(locked=lane.locked)), evo.review_gate(),
-                 evo.execution_gate(where, self.seed).bound(self.execution_sample(direction, buckets))]
+                 gate.bound(sample, self.results).screen_stage()]
         verdicts = await run_chain(gates, proposal,
-                                   lambda gate: self.emit("proposal", direction=direction.id, stage=gate))
-        return evo.settle(where, Change.decided(base, verdicts))
+                                   lambda name: self.emit("proposal", direction=direction.id, stage=name))
+        if not verdicts[-1].passed:
+            return evo.settle(where, Change.decided(base, verdicts))
+        return proposal, verdicts, base
 
     def execution_sample(self, direction: Direction, buckets: EpochBuckets) -> Sample:
         """The direction's strongest evidence tasks and seeded all-pass anchors outside them."""
@@ -224,10 +271,20 @@ class EpochRun:
         weight = {f.task: evidence_weight(f, c.aggregate) for f in direction.findings}
         evidence = sorted(sorted(direction.tasks, key=lambda t: (-weight.get(t, 0.0), t))[: c.gates.max_evidence_tasks])
         pool = [t.task for t in buckets.in_bucket(*ALL_PASS) if t.task not in set(evidence)]
-        ranked = sorted(pool, key=lambda t: derived_seed(c.seed, "anchor", self.lane.name, self.epoch, t))
+        # one ranking for every lane, so lanes with one parent share the parent side of their anchors
+        ranked = sorted(pool, key=lambda t: derived_seed(c.seed, "anchor", self.epoch, t))
         anchors = sorted(ranked[: c.gates.anchors])
         task_dirs = self.evo.task_dirs
-        return Sample(evidence=[task_dirs[t] for t in evidence], anchors=[task_dirs[t] for t in anchors])
+        screen = None
+        if self.results is not None and self.sample_run is not None:
+            failing: dict[str, list[int]] = {t: [] for t in evidence}
+            for a in self.results.attempts:
+                if a.task in failing and a.invalid is None and a.reward is not None and a.reward < 1.0:
+                    failing[a.task].append(a.attempt)
+            screen = ScreenPlan(seed=self.seed, failing=failing, replay=self.sample_run / "cache.sqlite",
+                                anchors=[task_dirs[t] for t in sorted(ranked[: c.gates.execution.screen_anchors])])
+        return Sample(evidence=[task_dirs[t] for t in evidence], anchors=[task_dirs[t] for t in anchors],
+                      screen=screen)
 
 
 def reset_staging(where: ProposalLayout) -> None:

@@ -175,11 +175,13 @@ def scores(module: str, text: str) -> dict[str, float]:
 
 
 def choose_mechanism(direction: Direction, parent_dir: Path, excerpts: Iterable[str] = (),
-                     history: Iterable[dict] = ()) -> str:
-    """The tag of the mechanism the editor writes for ``direction`` (see the module docstring)."""
+                     history: Iterable[dict] = (), avoid: Iterable[str] = ()) -> str:
+    """The tag of the mechanism the editor writes for ``direction`` (see the module docstring); ``avoid``:
+    files other candidates of the direction wrote. A change left undecided may be written again."""
     module = direction.module
     present = {p.stem for p in (Path(parent_dir) / "modules" / module).glob("*.py")}
-    tried = {f for h in history if h.get("outcome") != "promoted" for f in h.get("files", [])}
+    tried = {f for h in history if h.get("outcome") != "promoted" and not h.get("undecided")
+             for f in h.get("files", [])} | set(avoid)
     ranked = sorted(scores(module, request_text(direction, excerpts)).items(), key=lambda kv: (-kv[1], kv[0]))
     for tag, _ in ranked:
         name = catalogue.CATALOGUE[tag].name

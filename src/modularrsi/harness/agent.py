@@ -81,6 +81,9 @@ class ModularAgentOptions(AgentOptions):
     pane_width: int = Field(default=160, description="tmux pane width.")
     pane_height: int = Field(default=40, description="tmux pane height.")
     cache_path: str | None = Field(default=None, description="SQLite response cache (resumed runs do not pay twice).")
+    replay_cache_path: str | None = Field(default=None, description="The paired side's response cache, read "
+                                          "only (with cache_path): the attempt's requests identical to the "
+                                          "paired side's are answered from it until the first that differs.")
     budget_path: str | None = Field(default=None, description="Budget ledger file shared by a run's attempts.")
     max_tokens: int | None = Field(default=None, description="Token cap of the run (with budget_path).")
     max_cost_usd: float | None = Field(default=None, description="Cost cap of the run in USD (with budget_path).")
@@ -140,6 +143,7 @@ class ModularAgent(BaseAgent):
         settings = {k: v for k, v in {"api_base": opts.api_base, "api_key_env": opts.api_key_env,
                                       "temperature": opts.temperature, "context_limit": opts.context_limit,
                                       "timeout_s": opts.timeout_s, "cache_path": opts.cache_path,
+                                      "replay_path": opts.replay_cache_path,
                                       "max_output_tokens": opts.max_output_tokens,
                                       "max_retries": opts.max_retries, "backoff_s": RETRY_BACKOFF_S,
                                       "budget_path": opts.budget_path, "max_tokens": opts.max_tokens,

@@ -7,6 +7,13 @@ prompts are byte-identical (a deterministic environment makes them so). A resume
 same scope and so is answered from the cache. Values are the completion's content and token counts.
 SQLite in WAL mode: safe for many concurrent attempts in one process and across processes. Never
 stores API keys: only what ``Message.wire`` sends, the settings and the scope given here.
+
+*Replay* (common random numbers): a :class:`CachedModel` may also read the paired side's cache (the
+other generation's run on the same seed), opened read-only. While every request of the attempt so far
+was one the paired side made too, a request missing from the own cache is answered from the replay
+(and copied into the own cache, so a resumed attempt answers the same); from the first request the
+paired side did not make, the model is called. A replayed reply was drawn for the identical request of
+the same attempt, so each side's trajectory is distributed as without replay (docs/evolve.md).
 """
 
 from __future__ import annotations
@@ -29,26 +36,39 @@ def request_key(model: str, messages: list[Message], settings: dict | None = Non
 
 
 class ResponseCache:
-    """A key → completion store in one SQLite file."""
+    """A key → completion store in one SQLite file. ``read_only``: opened with SQLite's ``mode=ro``, never
+    written (``put`` refuses); a file that does not exist (yet) reads as empty."""
 
-    def __init__(self, path: Path):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.path = path
+    def __init__(self, path: Path, *, read_only: bool = False):
+        self.path, self.read_only = path, read_only
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT, "
-                         "content TEXT, input_tokens INT, output_tokens INT, cost_usd REAL)")
+        self._db: sqlite3.Connection | None = None
+        if not read_only:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT, "
+                             "content TEXT, input_tokens INT, output_tokens INT, cost_usd REAL)")
+
+    def _connection(self) -> sqlite3.Connection | None:
+        """The open database; a read-only cache connects once its file exists (call under the lock)."""
+        if self._db is None and self.read_only and self.path.is_file():
+            self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+        return self._db
 
     def get(self, key: str) -> Completion | None:
         with self._lock:
-            row = self._db.execute("SELECT model, content, input_tokens, output_tokens, cost_usd FROM responses "
-                                   "WHERE key = ?", (key,)).fetchone()
+            db = self._connection()
+            row = None if db is None else db.execute(
+                "SELECT model, content, input_tokens, output_tokens, cost_usd FROM responses WHERE key = ?",
+                (key,)).fetchone()
         if row is None:
             return None
         return Completion(row[1], row[2], row[3], row[4], row[0], cached=True)
 
     def put(self, key: str, completion: Completion) -> None:
+        if self._db is None or self.read_only:
+            raise ValueError(f"response cache {self.path} is read-only (a replay): it is never written")
         with self._lock:
             self._db.execute("INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?, ?, ?)",
                              (key, completion.model, completion.content, completion.input_tokens,
@@ -56,29 +76,46 @@ class ResponseCache:
 
     def __len__(self) -> int:
         with self._lock:
-            return self._db.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
+            db = self._connection()
+            return 0 if db is None else db.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
 
     def close(self) -> None:
-        self._db.close()
+        if self._db is not None:
+            self._db.close()
 
 
 class CachedModel:
-    """Wraps a ChatModel: answers repeated requests of the same attempt (``scope``) from the cache; a hit
-    costs nothing."""
+    """Wraps a ChatModel: answers repeated requests of the same attempt (``scope``) from the cache, and
+    with ``replay`` (the paired side's cache, read-only) the requests of the attempt's common prefix with
+    the paired side (see the module docstring); a hit costs nothing. One instance serves one attempt."""
 
     def __init__(self, inner: ChatModel, cache: ResponseCache, settings: dict | None = None,
-                 scope: dict | None = None):
+                 scope: dict | None = None, replay: ResponseCache | None = None):
         self.inner, self.cache, self.settings, self.scope = inner, cache, settings or {}, scope or {}
+        self.replay, self._replaying = replay, replay is not None
         self.name = inner.name
 
     async def complete(self, messages: list[Message]) -> Completion:
         key = request_key(self.name, messages, self.settings, self.scope)
         hit = self.cache.get(key)
+        replayed = self._replayed(key)
+        if hit is None and replayed is not None:
+            hit = replayed
+            self.cache.put(key, hit)
         if hit is not None:
             return replace(hit, cost_usd=0.0)
         completion = await self.inner.complete(messages)
         self.cache.put(key, completion)
         return completion
+
+    def _replayed(self, key: str) -> Completion | None:
+        """The paired side's reply to this request while the attempt is still on their common prefix; the
+        first request the paired side did not make ends the prefix for good."""
+        if not self._replaying or self.replay is None:
+            return None
+        reply = self.replay.get(key)
+        self._replaying = reply is not None
+        return reply
 
     def context_limit(self) -> int:
         return self.inner.context_limit()

@@ -10,20 +10,24 @@ from modularrsi.models.base import ChatModel
 
 def make_model(name: str, *, privileged: dict[str, Any] | None = None, cache_path: Path | None = None,
                budget_path: Path | None = None, max_tokens: int | None = None, max_cost_usd: float | None = None,
-               cache_scope: dict[str, Any] | None = None, **settings: Any) -> ChatModel:
+               cache_scope: dict[str, Any] | None = None, replay_path: Path | None = None,
+               **settings: Any) -> ChatModel:
     """Build the model called ``name``, behind the run's response cache and budget ledger when given.
 
     ``privileged`` carries what only a simulator may know (the task's reference steps, the attempt's
     seed); the harness passes it through without reading it, and real backends ignore it. Simulated
     and scripted models are never cached (their answers depend on their own state). ``cache_scope``: the
-    attempt asking (task, attempt index, seed), part of every cache key."""
+    attempt asking (task, attempt index, seed), part of every cache key. ``replay_path`` (with
+    ``cache_path``): the paired side's cache, read-only, answering the attempt's common prefix with it
+    (:mod:`modularrsi.models.cache`); a missing file is an empty cache."""
     model = _backend(name, privileged, settings)
     if cache_path is not None and not name.startswith(("sim", "scripted:")):
         from modularrsi.models.cache import CachedModel, ResponseCache
 
+        replay = ResponseCache(Path(replay_path), read_only=True) if replay_path is not None else None
         model = CachedModel(model, ResponseCache(Path(cache_path)),
                             {k: v for k, v in settings.items() if k in ("temperature", "max_output_tokens", "extra")},
-                            cache_scope)
+                            cache_scope, replay)
     if budget_path is not None or max_tokens is not None or max_cost_usd is not None:
         from modularrsi.models.budget import BudgetLedger, MeteredModel
 

@@ -28,6 +28,8 @@ class RunConfig(BaseModel):
     agent: str = Field(default="modularrsi.harness:ModularAgent", description="Harbor agent import path.")
     model: str = Field(default="sim", description="sim, scripted:FILE.json, or a LiteLLM model name.")
     k: int = Field(default=3, ge=1, description="Attempts per task.")
+    attempts: dict[str, list[int]] | None = Field(default=None, description="Attempt indices to run per task "
+                                                  "name (others: 0…k-1); e.g. a replay of chosen attempts.")
     concurrency: int = Field(default=8, ge=1, description="Attempts running at once.")
     env: str = Field(default="auto", description=ENV_HELP)
     env_kwargs: dict[str, Any] = Field(default_factory=dict, description="Environment kwargs.")
@@ -38,6 +40,10 @@ class RunConfig(BaseModel):
     max_tokens: int | None = Field(default=None, ge=1, description="Token cap for the whole run (all attempts).")
     max_cost_usd: float | None = Field(default=None, gt=0, description="Cost cap for the whole run, USD.")
     cache: bool = Field(default=True, description="Cache model responses in the run directory.")
+    replay_cache: Path | None = Field(default=None, description="Read-only response cache of the paired side's "
+                                      "run (its cache.sqlite): a request identical to one recorded there, for "
+                                      "the same attempt, gets the recorded reply; the model is called only from "
+                                      "the first request that differs (common random numbers). With cache only.")
     roles: ModelRoles | None = Field(default=None, description="Per-role model settings (agent, composer, …); "
                                      "when given, roles.agent replaces `model`.")
 

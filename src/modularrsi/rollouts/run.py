@@ -69,7 +69,9 @@ def check_disjoint(config: RunConfig, names: list[str]) -> dict[str, str]:
 
 
 def plan_jobs(config: RunConfig, tasks: list[tuple[str, TaskConfig]]) -> list[Job]:
-    return [Job(task, name, i, attempt_seed(config.seed, name, i)) for name, task in tasks for i in range(config.k)]
+    chosen = config.attempts or {}
+    return [Job(task, name, i, attempt_seed(config.seed, name, i)) for name, task in tasks
+            for i in chosen.get(name, range(config.k))]
 
 
 async def execute(config: RunConfig, run_dir: Path,
@@ -97,7 +99,11 @@ async def execute(config: RunConfig, run_dir: Path,
     settle()
     started = time.monotonic()
     attempts = await runner.run()
-    results = build_results(run_dir.name, config.model, generation.id, attempts, config.k,
+    per_task: dict[str, int] = {}
+    for job in jobs:
+        per_task[job.name] = per_task.get(job.name, 0) + 1
+    k = min(per_task.values(), default=config.k) if config.attempts else config.k  # chosen attempts: fewest per task
+    results = build_results(run_dir.name, config.model, generation.id, attempts, k,
                             time.monotonic() - started, seed=config.seed)
     write_json(run_dir / "results.json", results.model_dump(mode="json"))
     write_state(run_dir / "state.json", RunState(status="done", attempts_total=len(jobs), attempts_done=len(attempts),

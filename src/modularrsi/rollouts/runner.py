@@ -117,6 +117,8 @@ class Runner:
                   "max_cost_usd": cfg.max_cost_usd, **cfg.agent_kwargs}
         if cfg.cache:
             kwargs["cache_path"] = str(self.run_dir / "cache.sqlite")
+            if cfg.replay_cache is not None:
+                kwargs["replay_cache_path"] = str(cfg.replay_cache)
         if cfg.generation:
             kwargs["generation"] = str(cfg.generation)
         model = cfg.model

@@ -1,0 +1,57 @@
+"""`evaluate` couples its sides through the response cache: the candidate replays the baseline's
+cache.sqlite, so an inert change asks a (stochastic) real model nothing and gives no discordant pair.
+Real Harbor trials in LocalSandbox, a LiteLLM-named model served by FakeOpenAIServer."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+
+from modularrsi.evolve.evaluate import EvalResult, evaluate
+from modularrsi.evolve.libraryops import copy_generation
+from modularrsi.harness import BASELINE
+from modularrsi.models.fake_server import FakeOpenAIServer
+from modularrsi.rollouts.config import RunConfig
+from modularrsi.rollouts.results import RunResults
+
+SOLVE = [{"keystrokes": "echo done > /app/done.txt\n", "duration": 0.5}]
+
+
+def coin_model():
+    """A first reply that solves the task every other time it is drawn; every later reply claims done."""
+    coins = itertools.cycle([True, False])
+
+    def respond(request: dict) -> str:
+        solve = len(request["messages"]) == 1 and next(coins)
+        return json.dumps({"analysis": "a", "plan": "p", "commands": SOLVE if solve else [], "task_complete": True})
+
+    return FakeOpenAIServer(responder=respond)
+
+
+def rewards(run_dir) -> dict[tuple[str, int], float | None]:
+    results = RunResults.model_validate_json((run_dir / "results.json").read_text())
+    return {(a.task, a.attempt): a.reward for a in results.attempts}
+
+
+def model_calls(run_dir) -> int:
+    return sum(json.loads(p.read_text())["model_calls"] for p in run_dir.glob("trials/*/agent/episode.json"))
+
+
+def test_an_inert_change_makes_no_model_call_and_no_discordant_pair(tmp_path, task_factory, monkeypatch):
+    monkeypatch.setenv("MODULARRSI_TEST_KEY", "k")
+    candidate = tmp_path / "candidate-gen"
+    copy_generation(BASELINE, candidate, created_by="test: an inert change")
+    out = tmp_path / "eval"
+    with coin_model() as server:
+        template = RunConfig(tasks=[task_factory()], model="openai/fake-model", k=4, concurrency=4, env="local",
+                             agent_kwargs={"api_base": server.base_url, "api_key_env": "MODULARRSI_TEST_KEY",
+                                           "max_retries": 0})
+        result = asyncio.run(evaluate(template, BASELINE, candidate, out))
+        asked = len(server.requests)
+    base, cand = rewards(out / "baseline"), rewards(out / "candidate")
+    assert sorted(base.values()) == [0.0, 0.0, 1.0, 1.0]  # the model's coin was tossed on the baseline side
+    assert cand == base and result.fail_to_pass == result.pass_to_fail == 0 and result.coupled
+    assert asked == model_calls(out / "baseline") > 0 and model_calls(out / "candidate") == asked
+    saved = EvalResult.model_validate_json((out / "eval.json").read_text())
+    assert saved.coupled and saved.candidate.cost_usd == 0.0
