@@ -87,12 +87,12 @@ def cli(*args: str, log: Path) -> None:
 
 
 def evolve(world: SimWorld, method: str, tasks: list[Path], heldout: list[Path], k: int, n: int, out: Path,
-           alpha: float | None = None, evidence: int = 8) -> Path:
+           alpha: float | None = None, evidence: int = 8, candidates: int = 1) -> Path:
     run = out / f"w{world.seed}-{method}"
     gates: dict = {"anchors": 1, "max_evidence_tasks": evidence, **({"execution": {"alpha": alpha}} if alpha else {})}
     config = {"tasks": [str(t) for t in tasks], "model": f"sim:world-{world.seed}", "epochs": 1, "k": k,
               "concurrency": n, "seed": world.seed, "eval_tasks": [str(t) for t in heldout], "eval_k": k,
-              "max_directions": 1, "editor": {"retries": 0}, "aggregate": {"min_support": 1},
+              "max_directions": 1, "editor": {"retries": 0, "candidates": candidates}, "aggregate": {"min_support": 1},
               "gates": gates}
     (out / f"{run.name}.yaml").write_text(yaml.safe_dump(config))
     if not (run / "eval" / "eval.json").is_file():
@@ -212,6 +212,7 @@ def main() -> None:
                     "evolution's own); with a few tasks and k=2 the default level can accept almost nothing")
     ap.add_argument("--evidence", type=int, default=8, help="most evidence tasks the execution gate runs per "
                     "proposal; a one-sided test at level alpha needs at least log2(1/alpha) improved tasks")
+    ap.add_argument("--candidates", type=int, default=1, help="racing: candidate mechanisms per direction")
     ap.add_argument("--score-only", action="store_true", help="score the finished runs under --out; run nothing")
     args = ap.parse_args()
     start = time.monotonic()
@@ -227,7 +228,8 @@ def main() -> None:
         if args.score_only and (best[world.seed] is None or not (run / "eval" / "eval.json").is_file()):
             return None
         try:
-            run = evolve(world, method, tasks, heldout, args.k, args.n, args.out, args.alpha, args.evidence)
+            run = evolve(world, method, tasks, heldout, args.k, args.n, args.out, args.alpha, args.evidence,
+                         args.candidates)
         except RuntimeError as exc:  # a run that failed (e.g. the machine too loaded to load a library)
             print(f"world {world.seed} {method}: {exc}; left out of the table", flush=True)
             return None
