@@ -17,8 +17,9 @@ from testutil import QUIT_EARLY, REPO, SAMPLED_TASKS
 
 from modularrsi.evolve.config import EvolveConfig
 from modularrsi.evolve.evaluate import EvalResult
-from modularrsi.evolve.gates.execution import ExecutionConfig, ExecutionGate, Sample
+from modularrsi.evolve.gates.execution import ExecutionConfig, ExecutionGate, Pair, Sample, decide
 from modularrsi.evolve.gates.review import ReviewGate
+from modularrsi.evolve.gates.sequential import ConfirmRule
 from modularrsi.evolve.gates.static import StaticGate
 from modularrsi.evolve.history import History
 from modularrsi.evolve.proposal import Proposal, tree_hashes
@@ -106,14 +107,16 @@ def test_evolution_run_directory_holds_every_stage(evolved):
     for change in history.changes.values():
         assert change.outcome in ("promoted", "rejected", "editor_failed")
         assert (change.outcome == "rejected") == (change.rejected_by is not None)
-    # what was promoted: only changes every gate passed, with evidence the test can accept (≥ 4 evidence tasks
-    # improved, none of the anchors worse, p < alpha), each a loadable lane generation; and the frozen
+    # what was promoted: only changes every gate passed — the screen, then a confirm whose recorded pairs
+    # the rule accepts (likelihood ratio ≥ 1/alpha) — each a loadable lane generation; and the frozen
     # library changed exactly the modules whose promotions were kept
     for change in history.promoted():
-        assert [(g.gate, g.passed) for g in change.gates] == [("static", True), ("review", True), ("execution", True)]
-        evidence = change.gates[-1].details
-        assert evidence["evidence"]["improved"] >= 4 and evidence["anchors"]["worsened"] == 0
-        assert evidence["p_value"] < evidence["alpha"]
+        assert [(g.gate, g.passed) for g in change.gates] == [("static", True), ("review", True),
+                                                              ("execution", True), ("execution", True)]
+        confirm = change.gates[-1].details
+        assert confirm["stage"] == "confirm" and confirm["log_lr"] >= confirm["accept_at"]
+        pairs = [Pair.model_validate(p) for p in confirm["pairs_detail"]]
+        assert decide(pairs, confirm["anchor_tasks"], ConfirmRule.model_validate(confirm["rule"]))[0] == "accept"
         load_generation(evolved / "lanes" / change.lane / change.promoted_as)
     kept = {c.module for c in history.promoted() if c.fate == "kept"}
     assert set(json.loads((evolved / "frozen.json").read_text())["changed_modules"]) <= kept
@@ -190,17 +193,17 @@ async def test_a_regression_patch_passes_review_and_is_stopped_by_execution(tmp_
     assert (await StaticGate().check(proposal)).passed
     assert (await ReviewGate(None, sorted(os.listdir(POOL))).check(proposal)).passed
     run = RunConfig(concurrency=4, model="sim:perfect", max_turns=12)
-    gate = ExecutionGate(run, tmp_path / "gates", ExecutionConfig(k=1))
+    gate = ExecutionGate(run, tmp_path / "gates", ExecutionConfig(k=1, steer_attempts=1, min_rounds=1))
     verdict = await gate.check(proposal, GATE_SAMPLE)
     assert not verdict.passed and verdict.gate == "execution", verdict.reason
-    assert verdict.details["evidence"]["improved"] == 0, verdict.reason
+    assert verdict.details["b"] == 0 and verdict.details["improved_tasks"] == 0, verdict.reason
     base = load_generation(BASELINE)
     broken = tmp_path / "broken"
     write_generation(broken, {**read_sources(base), "agent_loop/turn_loop": QUIT_EARLY}, base.default_active(),
                      [base.id], "test")
     repair = Proposal.build("agent_loop", broken, BASELINE, proposal.description, "quits early", [])
     accepted = await gate.check(repair, GATE_SAMPLE)
-    assert accepted.passed and accepted.details["evidence"]["improved"] == 4, accepted.reason
+    assert accepted.passed and accepted.details["improved_tasks"] == 5, accepted.reason
 
 
 # ------------------------------------------------------------------------------------------ ablations
