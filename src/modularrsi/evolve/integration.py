@@ -94,7 +94,8 @@ def latest_passes(evo: RunContext, lane: str, generation: str) -> dict[str, tupl
         return out
     for change in evo.history.promoted(lane):
         if change.generation == generation:
-            details = next((g.details for g in change.gates if g.gate == "execution"), {})
+            # the confirm's fresh pairs (the last execution verdict), not the screen's replay of failures
+            details = next((g.details for g in reversed(change.gates) if g.gate == "execution"), {})
             return {t: (sum(f.endswith("1") for f in flips), len(flips))
                     for t, flips in details.get("per_task", {}).items()}
     return {}

@@ -47,6 +47,14 @@ class RunConfig(BaseModel):
     roles: ModelRoles | None = Field(default=None, description="Per-role model settings (agent, composer, …); "
                                      "when given, roles.agent replaces `model`.")
 
+    @field_validator("attempts")
+    @classmethod
+    def _attempt_indices(cls, value: dict[str, list[int]] | None) -> dict[str, list[int]] | None:
+        for task, indices in (value or {}).items():
+            if not indices or min(indices) < 0 or len(set(indices)) != len(indices):
+                raise ValueError(f"attempts.{task}: {indices} — give distinct attempt indices ≥ 0")
+        return value
+
     @classmethod
     def load(cls, path: Path | None, overrides: dict[str, Any] | None = None) -> RunConfig:
         return load_settings(cls, path, overrides)

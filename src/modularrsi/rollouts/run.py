@@ -70,6 +70,9 @@ def check_disjoint(config: RunConfig, names: list[str]) -> dict[str, str]:
 
 def plan_jobs(config: RunConfig, tasks: list[tuple[str, TaskConfig]]) -> list[Job]:
     chosen = config.attempts or {}
+    unknown = sorted(set(chosen) - {name for name, _ in tasks})
+    if unknown:
+        raise ValueError(f"attempts names task '{unknown[0]}', which is not among the run's tasks")
     return [Job(task, name, i, attempt_seed(config.seed, name, i)) for name, task in tasks
             for i in chosen.get(name, range(config.k))]
 
