@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from modularrsi.evolve.gates.execution import ExecutionConfig, ExecutionGate, Pa
 from modularrsi.evolve.gates.power import BENCH, HARMFUL, INERT, NET_HARMFUL, net_effect, simulate
 from modularrsi.evolve.gates.prescreen import PrescreenRules, is_round, task_specific_path
 from modularrsi.evolve.gates.review import ReviewGate
-from modularrsi.evolve.gates.sequential import ConfirmRule, screen_rule
+from modularrsi.evolve.gates.sequential import ConfirmRule, Tally, screen_rule
 from modularrsi.evolve.gates.static import StaticConfig, StaticGate, consistency_problem, scope_problem
 from modularrsi.evolve.gates.stats import task_sign_test_p
 from modularrsi.evolve.layout import ProposalLayout
@@ -273,14 +274,21 @@ def test_an_undecided_tally_goes_on_and_gets_a_new_cap():
     assert later == "accept" and (resumed.b, resumed.rounds, resumed.carried) == (3, 1, 1)
 
 
+def pair_factor(parent: bool, staging: bool, anchors: list[str], p1: float, weight: float) -> float:
+    """The code's own likelihood-ratio factor of one pair."""
+    one = Tally().add([Pair(task="t", attempt=0, parent=parent, staging=staging)], anchors)
+    return math.exp(one.log_lr(p1, weight))
+
+
 def test_the_likelihood_ratio_is_a_supermartingale_under_the_null():
     """Under "no pair is more likely fixed than broken" the expected LR factor of a pair is at most 1
     (Ville's inequality then bounds P(ever accept) by alpha); an anchor weight ≥ 1 keeps it so."""
     for p1, weight in ((0.6, 1.0), (0.9, 1.0), (0.9, 2.0), (0.95, 3.0)):
         for fix, brk in ((0.1, 0.1), (0.05, 0.2), (0.3, 0.3)):
             for anchor in (False, True):
-                w = weight if anchor else 1.0
-                factor = fix * 2 * p1 + brk * (2 * (1 - p1)) ** w + (1 - fix - brk)
+                args = (["t"] if anchor else [], p1, weight)
+                factor = (fix * pair_factor(False, True, *args) + brk * pair_factor(True, False, *args)
+                          + (1 - fix - brk) * pair_factor(True, True, *args))
                 assert factor <= 1 + 1e-12, (p1, weight, fix, brk, anchor)
 
 
