@@ -105,7 +105,7 @@ def test_a_task_no_trial_could_use_is_refused_before_the_first_trial(tmp_path, c
 
 def test_a_model_that_cannot_answer_is_refused_before_the_first_trial(tmp_path):
     config = tmp_path / "endpoint.yaml"
-    config.write_text("agent_kwargs: {api_base: 'http://127.0.0.1:9/v1'}\nmodel: openai/some-model\n")
+    config.write_text("agent_kwargs: {api_base: 'http://127.0.0.1:9/v1'}\nmodel: hosted_vllm/some-model\n")
     for args, needles in ((["--model", "not-a-model"], ("'not-a-model'", "LiteLLM cannot resolve it")),
                           (["--model", f"scripted:{tmp_path / 'nope.json'}"], ("nope.json", "No such file")),
                           (["--config", str(config)], ("endpoint http://127.0.0.1:9/v1 does not answer",))):
@@ -113,7 +113,7 @@ def test_a_model_that_cannot_answer_is_refused_before_the_first_trial(tmp_path):
         refused_in_one_line(done, *needles)
         assert not (tmp_path / "out").exists()
     for command in (["evolve", "--tasks", str(TASK)], ["eval", "--generation", str(GEN0), "--tasks", str(TASK)],
-                    ["tasks", "difficulty", str(TASK.parent), "-n", "1", "--manifest", str(tmp_path / "m.json")]):
+                    ["tasks", "difficulty", str(TASK.parent), "-k", "1", "--manifest", str(tmp_path / "m.json")]):
         model = ["--models", "sim,not-a-model"] if command[0] == "tasks" else ["--model", "not-a-model"]
         done = cli(*command, *model, "--out", str(tmp_path / "out"))
         refused_in_one_line(done, "'not-a-model'")
@@ -126,7 +126,7 @@ def test_a_run_whose_attempts_are_all_invalid_lists_them_and_exits_non_zero(tmp_
 
     with FakeOpenAIServer(responder=lambda request: {"status": 400, "message": "model not found"}) as server:
         config = tmp_path / "c.yaml"
-        config.write_text(f"model: openai/missing\nk: 1\nagent_kwargs: {{api_base: '{server.base_url}'}}\n")
+        config.write_text(f"model: hosted_vllm/missing\nk: 1\nagent_kwargs: {{api_base: '{server.base_url}'}}\n")
         done = subprocess.run([sys.executable, "-m", "modularrsi.cli", "run", "--tasks", str(TASK), "--config",
                                str(config), "--out", str(tmp_path / "run")], capture_output=True, text=True,
                               timeout=600, env={**os.environ, "COLUMNS": "400"})

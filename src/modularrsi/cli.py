@@ -10,11 +10,28 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from modularrsi.cli_common import SpreadCommand, console, fail, fit_output, open_run
+from modularrsi.cli_common import (
+    ATTEMPTS,
+    BUDGET,
+    MODEL,
+    RUN_DIR,
+    TASKS,
+    Commands,
+    SpreadCommand,
+    console,
+    described,
+    fail,
+    fit_output,
+    open_run,
+    raise_caps,
+    refuse_with_resume,
+    settings_command,
+)
 from modularrsi.offline import apply_offline_defaults
-from modularrsi.tasks.trials import ENV_HELP
+from modularrsi.rollouts.config import RunConfig
+from modularrsi.util.errors import UserError
 
-app = typer.Typer(no_args_is_help=True, add_completion=False,
+app = typer.Typer(cls=Commands, no_args_is_help=True, add_completion=False, pretty_exceptions_show_locals=False,
                   help="Evolve an agent harness from its own execution experience, module by module.")
 tasks_app = typer.Typer(no_args_is_help=True, help="Work with task pools (Harbor format).")
 app.add_typer(tasks_app, name="tasks")
@@ -38,8 +55,8 @@ _register_task_commands()
 def _register_evolve_commands() -> None:
     from modularrsi.evolve import cli_evolve
 
-    app.command("evolve", cls=SpreadCommand)(cli_evolve.evolve)
-    app.command("eval", cls=SpreadCommand)(cli_evolve.eval_command)
+    app.command("evolve", cls=settings_command("modularrsi.evolve.config:EvolveConfig"))(cli_evolve.evolve)
+    app.command("eval", cls=settings_command("modularrsi.evolve.evaluate:EvalConfig"))(cli_evolve.eval_command)
 
 
 _register_evolve_commands()
@@ -94,56 +111,62 @@ def _print_results(results) -> None:
         console.print(listing)
 
 
+R = RunConfig  # the settings the options of `run` set: their help and defaults come from it
+
+
 @app.command("run", cls=SpreadCommand)
 def run(
-    tasks: Annotated[list[Path] | None, typer.Option("--tasks", help="Task dirs or dirs of tasks.")] = None,
-    generation: Annotated[Path | None, typer.Option("--generation", help="Generation dir (default gen_0).")] = None,
-    model: Annotated[str | None, typer.Option("--model", "-m", help="sim (default), scripted:FILE.json, or a "
-                                              "LiteLLM model name.")] = None,
-    k: Annotated[int | None, typer.Option("-k", help="Attempts per task (default 3).")] = None,
-    concurrency: Annotated[int | None, typer.Option("-n", "--concurrency",
-                                                    help="Attempts at once (default 8).")] = None,
-    env: Annotated[str | None, typer.Option("--env", help=ENV_HELP + " Default: auto.")] = None,
-    dataset: Annotated[str | None, typer.Option("--dataset", help="Harbor dataset NAME@VERSION.")] = None,
-    registry_path: Annotated[Path | None, typer.Option("--registry-path", help="Local registry JSON.")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Run seed (default 0).")] = None,
-    max_turns: Annotated[int | None, typer.Option("--max-turns", help="Turn limit per attempt (default 50).")] = None,
-    manifest: Annotated[Path | None, typer.Option("--manifest", help="Run a pool manifest's train split.")] = None,
-    disjoint_from: Annotated[list[Path] | None, typer.Option("--disjoint-from", help="Refuse tasks this "
-                                                             "manifest evolved on (repeatable).")] = None,
-    max_tokens: Annotated[int | None, typer.Option("--max-tokens", help="Token cap for the run.")] = None,
-    max_cost_usd: Annotated[float | None, typer.Option("--max-cost", help="Cost cap for the run (USD).")] = None,
-    config: Annotated[Path | None, typer.Option("--config", help="YAML with any of these settings; flags win.")] = None,
-    out: Annotated[Path | None, typer.Option("--out", help="Run directory (default runs/run-<time>).")] = None,
-    resume: Annotated[Path | None, typer.Option("--resume", help="Finish an interrupted run directory.")] = None,
+    tasks: Annotated[list[Path] | None, typer.Option("--tasks", help=described(R, "tasks"), rich_help_panel=TASKS)
+                     ] = None,
+    dataset: Annotated[str | None, typer.Option("--dataset", help=described(R, "dataset"), rich_help_panel=TASKS)
+                       ] = None,
+    registry_path: Annotated[Path | None, typer.Option("--registry-path", help=described(R, "registry_path"),
+                                                       rich_help_panel=TASKS)] = None,
+    manifest: Annotated[Path | None, typer.Option("--manifest", help=described(R, "manifest"), rich_help_panel=TASKS)
+                        ] = None,
+    disjoint_from: Annotated[list[Path] | None, typer.Option("--disjoint-from", help=described(R, "disjoint_from"),
+                                                             rich_help_panel=TASKS)] = None,
+    generation: Annotated[Path | None, typer.Option("--generation", help=described(R, "generation"),
+                                                    rich_help_panel=MODEL)] = None,
+    model: Annotated[str | None, typer.Option("--model", "-m", help=described(R, "model"), rich_help_panel=MODEL)
+                     ] = None,
+    config: Annotated[Path | None, typer.Option("--config", help="YAML with any of these settings; flags win.",
+                                                rich_help_panel=MODEL)] = None,
+    k: Annotated[int | None, typer.Option("-k", help=described(R, "k"), rich_help_panel=ATTEMPTS)] = None,
+    concurrency: Annotated[int | None, typer.Option("-n", "--concurrency", help=described(R, "concurrency"),
+                                                    rich_help_panel=ATTEMPTS)] = None,
+    env: Annotated[str | None, typer.Option("--env", help=described(R, "env"), rich_help_panel=ATTEMPTS)] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help=described(R, "seed"), rich_help_panel=ATTEMPTS)] = None,
+    max_turns: Annotated[int | None, typer.Option("--max-turns", help=described(R, "max_turns"),
+                                                  rich_help_panel=ATTEMPTS)] = None,
+    max_tokens: Annotated[int | None, typer.Option("--max-tokens", help=described(R, "max_tokens"),
+                                                   rich_help_panel=BUDGET)] = None,
+    max_cost_usd: Annotated[float | None, typer.Option("--max-cost", help=described(R, "max_cost_usd"),
+                                                       rich_help_panel=BUDGET)] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Run directory (default runs/run-<time>).",
+                                             rich_help_panel=RUN_DIR)] = None,
+    resume: Annotated[Path | None, typer.Option("--resume", help="Finish an interrupted run directory with its own "
+                                                "config.yaml (only the caps may be raised beside it).",
+                                                rich_help_panel=RUN_DIR)] = None,
 ) -> None:
     """Run K attempts per task through Harbor trials; write a run directory with results.json."""
-    from modularrsi.rollouts.config import RunConfig
     from modularrsi.rollouts.live import LiveView
     from modularrsi.rollouts.preflight import check_run
     from modularrsi.rollouts.run import execute
-    from modularrsi.util.files import write_yaml
-
-    caps = {k: v for k, v in {"max_tokens": max_tokens, "max_cost_usd": max_cost_usd}.items() if v}
-
-    def raise_caps(cfg: RunConfig, run_dir: Path) -> RunConfig:
-        """A resumed run may raise its caps (and only them): they go into its config.yaml."""
-        if caps:
-            cfg = RunConfig.load(run_dir / "config.yaml", caps)
-            write_yaml(run_dir / "config.yaml", cfg.dump())
-        return cfg
 
     flags = {"tasks": tasks, "generation": generation, "model": model, "k": k, "concurrency": concurrency,
              "env": env, "dataset": dataset, "registry_path": registry_path, "seed": seed, "max_turns": max_turns,
-             "max_tokens": max_tokens, "max_cost_usd": max_cost_usd, "manifest": manifest,
-             "disjoint_from": disjoint_from}
+             "manifest": manifest, "disjoint_from": disjoint_from}
+    caps = {"max_tokens": max_tokens, "max_cost_usd": max_cost_usd}
+    refuse_with_resume(resume, {f"--{k.replace('_', '-')}": v for k, v in flags.items()} | {"--config": config,
+                                                                                           "--out": out})
     try:
-        cfg, run_dir = open_run(RunConfig.load, config=config, flags=flags, out=out, resume=resume, prefix="run",
-                                on_resume=raise_caps)
+        cfg, run_dir = open_run(RunConfig.load, config=config, flags=flags | caps, out=out, resume=resume,
+                                prefix="run", on_resume=raise_caps(RunConfig.load, caps))
         check_run(cfg)  # before the live view opens: a refusal is one line
         with LiveView(console, f"{cfg.model} × k={cfg.k}") as view:
-            results = asyncio.run(execute(cfg, run_dir.resolve(), [view]))
-    except (ValueError, FileNotFoundError) as exc:
+            results = asyncio.run(execute(cfg, run_dir.resolve(), [view], checked=True))
+    except UserError as exc:
         raise fail(str(exc)) from None
     _print_results(results)
     console.print(f"run directory: {run_dir}")

@@ -4,6 +4,7 @@ turns flags into a config and a run directory (new, or resumed from its own ``co
 from __future__ import annotations
 
 import datetime as dt
+import importlib
 import os
 import sys
 from collections.abc import Callable
@@ -14,7 +15,10 @@ import click
 import typer
 from rich.console import Console
 from rich.markup import escape
-from typer.core import TyperCommand
+from typer.core import TyperCommand, TyperGroup
+
+from modularrsi.util.errors import EXIT_STOPPED, EXIT_USER, Stopped, UserError
+from modularrsi.util.files import write_yaml
 
 #: Width of tables and wrapped lines when the output is not a terminal (a pipe, a log file): wide
 #: enough that a table is never cut, as rich's default of 80 columns would.
@@ -34,7 +38,22 @@ def fit_output() -> None:
 def fail(message: str) -> typer.Exit:
     """Print ``error: message`` on stderr as one line; the caller raises the returned exit (code 2)."""
     err.print(f"[red]error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
-    return typer.Exit(2)
+    return typer.Exit(EXIT_USER)
+
+
+#: Help panels: every command that runs trials groups its options the same way.
+TASKS, MODEL, ATTEMPTS, BUDGET, RUN_DIR = "Tasks", "Model", "Attempts and environment", "Budget", "Run directory"
+#: The settings a resumed run may change beside ``--resume``: its spending caps (to continue after a stop).
+CAPS = ("max_tokens", "max_cost_usd")
+
+
+def described(model: type, field: str, text: str | None = None) -> str:
+    """An option's help: ``text`` (default: the settings field's own description) and, when it has one, the
+    field's default as the settings model declares it (never typed into a help string)."""
+    info = model.model_fields[field]
+    default = info.get_default(call_default_factory=True)
+    shown = "" if default is None or default == [] or default == {} else f" (default {default})"
+    return f"{text or info.description}{shown}"
 
 
 def stamp() -> str:
@@ -47,11 +66,26 @@ def given(flags: dict[str, Any]) -> dict[str, Any]:
 
 
 def refuse_with_resume(resume: Path | None, flags: dict[str, Any]) -> None:
-    """``--resume`` continues a run with its own ``config.yaml``: any other setting given is an error."""
+    """``--resume`` continues a run with its own ``config.yaml``: any other setting given is an error (the
+    spending caps, :data:`CAPS`, are not among ``flags``: a resumed run may raise them)."""
     others = given(flags)
     if resume is not None and others:
-        raise ValueError(f"--resume continues {resume} with its own config.yaml; drop {', '.join(others)} "
-                         "(edit that file to change a setting)")
+        raise UserError(f"--resume continues {resume} with its own config.yaml; drop {', '.join(others)} "
+                        "(edit that file to change a setting; only --max-tokens and --max-cost may be given)")
+
+
+def raise_caps[C](load: Callable[[Path | None, dict[str, Any]], C], caps: dict[str, Any]
+                  ) -> Callable[[C, Path], C]:
+    """``open_run``'s ``on_resume`` for a run resumed with new spending caps: they go into its config.yaml."""
+    def on_resume(cfg: C, run_dir: Path) -> C:
+        chosen = {k: v for k, v in caps.items() if k in CAPS and v is not None}
+        if not chosen:
+            return cfg
+        cfg = load(run_dir / "config.yaml", chosen)
+        write_yaml(run_dir / "config.yaml", cfg.dump())  # type: ignore[attr-defined]
+        return cfg
+
+    return on_resume
 
 
 def open_run[C](load: Callable[[Path | None, dict[str, Any]], C], *, config: Path | None, flags: dict[str, Any],
@@ -62,13 +96,13 @@ def open_run[C](load: Callable[[Path | None, dict[str, Any]], C], *, config: Pat
     own ``config.yaml`` (``what`` names such a directory in the error); ``on_resume`` may adjust it."""
     if resume is not None:
         if not (resume / "config.yaml").is_file():
-            raise ValueError(f"{resume}: not {what} (no config.yaml)")
+            raise UserError(f"{resume}: not {what} (no config.yaml)")
         cfg = load(resume / "config.yaml", {})
         return (on_resume(cfg, resume) if on_resume else cfg), resume
     run_dir = out or Path("runs") / f"{prefix}-{stamp()}"
     if (run_dir / "config.yaml").exists():
         verb = "finish" if prefix == "run" else "continue"
-        raise ValueError(f"{run_dir}: exists already; use --resume {run_dir} to {verb} it")
+        raise UserError(f"{run_dir}: exists already; use --resume {run_dir} to {verb} it")
     return load(config, {k: v for k, v in flags.items() if v is not None and v != []}), run_dir
 
 
@@ -95,3 +129,42 @@ class SpreadCommand(TyperCommand):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         return super().parse_args(ctx, spread(args, self.many))
+
+
+class Commands(TyperGroup):
+    """The ``modularrsi`` command group: every command ends in one of the ways of
+    :mod:`modularrsi.util.errors` — a :class:`UserError` as one line and exit 2, a :class:`Stopped` run as
+    one line and exit 3, anything else (a bug) with its traceback and exit 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except UserError as exc:
+            raise fail(str(exc)) from None
+        except Stopped as exc:
+            err.print(f"[yellow]stopped:[/yellow] {escape(str(exc))}", highlight=False, soft_wrap=True)
+            raise typer.Exit(EXIT_STOPPED) from None
+
+
+def later(field: str, text: str | None = None) -> str:
+    """The help of an option whose settings model is slow to import: :func:`described` is filled in by
+    :func:`settings_command` when the command runs or shows its help, not when ``modularrsi`` starts."""
+    return f"\0{field}\0{text or ''}"
+
+
+def settings_command(path: str) -> type[SpreadCommand]:
+    """A command class whose :func:`later` helps come from the settings model at ``module:Class``."""
+
+    class Command(SpreadCommand):
+        def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+            params = super().get_params(ctx)
+            pending = [p for p in params if (getattr(p, "help", None) or "").startswith("\0")]
+            if pending:
+                module, _, name = path.partition(":")
+                model = getattr(importlib.import_module(module), name)
+                for param in pending:
+                    field, _, text = param.help.strip("\0").partition("\0")
+                    param.help = described(model, field, text or None)
+            return params
+
+    return Command

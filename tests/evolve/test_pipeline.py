@@ -236,7 +236,7 @@ def test_a_token_cap_stops_the_evolution_by_name_and_resume_finishes_it(tmp_path
     stopped = subprocess.run(evolve_cmd("--config", str(write_config(tmp_path / "c.yaml", settings)), "--out",
                                         str(run)), capture_output=True, text=True, timeout=900)
     message = " ".join((stopped.stdout + stopped.stderr).split())
-    assert stopped.returncode == 2, message[-2000:]
+    assert stopped.returncode == 3, message[-2000:]  # a budget stop: exit 3
     assert "budget stop" in message and f"--resume {run.resolve()}" in message
     assert json.loads((run / "state.json").read_text())["status"] == "stopped_budget"
     config = yaml.safe_load((run / "config.yaml").read_text())

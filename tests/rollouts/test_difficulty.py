@@ -76,7 +76,7 @@ def test_measures_shipped_tasks_and_resumes_reusing_finished_trials(tmp_path):
     before.exclude(Exclusion(task=EXCLUDED, reason="test", source="manual"))
     save_manifest(pool / "manifest.json", before)
     out = tmp_path / "out"
-    args = [pool, "--models", "sim,sim:perfect", "-n", 2, "-c", 8, "--out", out]
+    args = [pool, "--models", "sim,sim:perfect", "-k", 2, "-n", 8, "--out", out]
 
     first = run_cli(*args)
     assert first.returncode == 0, first.stderr[-3000:]

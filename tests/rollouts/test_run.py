@@ -190,7 +190,7 @@ def test_sim_on_the_pool_gives_a_mixed_share_in_target(tmp_path):
 def test_budget_cap_stops_the_run_cleanly_and_resume_continues(tmp_path):
     out = tmp_path / "run"
     result = run_cli("run", *task_args(SMALL[:2]), "-k", "2", "-n", "1", "--max-tokens", "3000", "--out", str(out))
-    assert result.returncode == 2
+    assert result.returncode == 3  # stopped on purpose: exit 3, not a user error (2)
     assert "budget stop: token cap reached" in result.stderr and f"--resume {out.resolve()}" in result.stderr
     state = json.loads((out / "state.json").read_text())
     assert state["status"] == "stopped_budget" and 0 < state["attempts_done"] < 4

@@ -128,7 +128,7 @@ def test_shortfall_is_an_error_with_numbers():
     with pytest.raises(SelectionError) as info:
         select_tasks(manifest, SelectOptions(distribution="hard-easy", n=120))
     assert str(info.value).startswith("bin 80–100 % difficulty needs 42 tasks, has 30 (distribution hard-easy, "
-                                      "--n 120); ")
+                                      "--count 120); ")
     assert "--allow-shortfall" in str(info.value) and "\n" not in str(info.value)
 
 
@@ -145,7 +145,7 @@ def test_allow_shortfall_fills_from_the_nearest_bins_and_records_it():
 
 def test_bad_inputs_are_one_line_errors_with_numbers():
     manifest = synthetic()
-    with pytest.raises(SelectionError, match=r"^--n 300 exceeds the 200 eligible tasks \(210 in the manifest: "
+    with pytest.raises(SelectionError, match=r"^--count 300 exceeds the 200 eligible tasks \(210 in the manifest: "
                                              r"5 without success_rate, 5 excluded\)$"):
         select_tasks(manifest, SelectOptions(distribution="uniform", n=300))
     with pytest.raises(SelectionError, match=r"^no eligible tasks \(0 in the manifest"):
@@ -162,7 +162,7 @@ def test_bad_inputs_are_one_line_errors_with_numbers():
 def test_cli_records_selection_and_prints_bins(tmp_path):
     pool = tmp_path / "pool"
     save_manifest(pool / "manifest.json", synthetic())
-    result = run_cli(pool, "--distribution", "medium-centered", "--n", 120, "--seed", 2, "--holdout-fraction", 0.1)
+    result = run_cli(pool, "--distribution", "medium-centered", "--count", 120, "--seed", 2, "--holdout-fraction", 0.1)
     assert result.returncode == 0, result.stderr
     assert "40–60 %" in result.stdout and "train: 108 tasks" in result.stdout and "holdout: 12 tasks" in result.stdout
     record = load_manifest(pool / "manifest.json")
@@ -179,9 +179,9 @@ def test_cli_errors_are_one_line_and_exit_2(tmp_path):
     assert result.stderr.strip() == f"error: {pool / 'manifest.json'}: no pool manifest; run `modularrsi tasks " \
                                     f"difficulty {pool}` first"
     save_manifest(pool / "manifest.json", synthetic(per_bin=(45, 22, 66, 22, 30)))
-    result = run_cli(pool, "--distribution", "hard-easy", "--n", 120)
+    result = run_cli(pool, "--distribution", "hard-easy", "--count", 120)
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
     assert "bin 80–100 % difficulty needs 42 tasks, has 30" in result.stderr
     assert load_manifest(pool / "manifest.json").selection is None
-    result = run_cli(pool, "--distribution", "hard-easy", "--n", 120, "--allow-shortfall")
+    result = run_cli(pool, "--distribution", "hard-easy", "--count", 120, "--allow-shortfall")
     assert result.returncode == 0 and "short 12: 10 from 60–80 %, 2 from 40–60 %" in result.stdout

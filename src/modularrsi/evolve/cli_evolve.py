@@ -9,9 +9,21 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from modularrsi.cli_common import console, fail, open_run, refuse_with_resume
+from modularrsi.cli_common import (
+    ATTEMPTS,
+    BUDGET,
+    MODEL,
+    RUN_DIR,
+    TASKS,
+    console,
+    fail,
+    later,
+    open_run,
+    raise_caps,
+    refuse_with_resume,
+)
 from modularrsi.models.base import ModelError
-from modularrsi.tasks.trials import ENV_HELP
+from modularrsi.util.errors import UserError
 
 
 def _printer(event: str, data: dict) -> None:
@@ -24,22 +36,40 @@ def _printer(event: str, data: dict) -> None:
         console.print(f"  [{colour}]{data['change']} {data['outcome']}[/{colour}]{why}", highlight=False)
 
 
+ABLATIONS = "Ablations"
+
+
 def evolve(
-    config: Annotated[Path | None, typer.Option("--config", help="Evolution settings (YAML); see --print-config.")
-                      ] = None,
-    tasks: Annotated[list[Path] | None, typer.Option("--tasks", help="Evolution tasks (overrides the file).")] = None,
-    model: Annotated[str | None, typer.Option("--model", "-m", help="Model of every role not set in `roles`.")
+    config: Annotated[Path | None, typer.Option("--config", help="Evolution settings (YAML); see --print-config.",
+                                                rich_help_panel=MODEL)] = None,
+    tasks: Annotated[list[Path] | None, typer.Option("--tasks", help=later("tasks"), rich_help_panel=TASKS)
                      ] = None,
-    epochs: Annotated[int | None, typer.Option("--epochs", help="Epochs per lane (default 3).")] = None,
-    k: Annotated[int | None, typer.Option("-k", help="Attempts per task and epoch (default 3).")] = None,
-    concurrency: Annotated[int | None, typer.Option("-n", "--concurrency", help="Attempts at once.")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed (default 0).")] = None,
-    joint: Annotated[bool, typer.Option("--joint", help="Ablation: all modules in one lane.")] = False,
-    monolithic: Annotated[bool, typer.Option("--monolithic", help="Ablation: one lane, no module lock.")] = False,
-    no_contrast: Annotated[bool, typer.Option("--no-contrast", help="Ablation: single-sided analysis only.")
-                           ] = False,
-    out: Annotated[Path | None, typer.Option("--out", help="Run directory (default runs/evolve-<time>).")] = None,
-    resume: Annotated[Path | None, typer.Option("--resume", help="Continue an interrupted evolution run.")] = None,
+    generation: Annotated[Path | None, typer.Option("--generation", help=later("generation") + " See "
+                                                    "`modularrsi generation new`.", rich_help_panel=MODEL)] = None,
+    model: Annotated[str | None, typer.Option("--model", "-m", help=later("model"), rich_help_panel=MODEL)
+                     ] = None,
+    epochs: Annotated[int | None, typer.Option("--epochs", help=later("epochs"), rich_help_panel=ATTEMPTS)
+                      ] = None,
+    k: Annotated[int | None, typer.Option("-k", help=later("k"), rich_help_panel=ATTEMPTS)] = None,
+    concurrency: Annotated[int | None, typer.Option("-n", "--concurrency", help=later("concurrency"),
+                                                    rich_help_panel=ATTEMPTS)] = None,
+    env: Annotated[str | None, typer.Option("--env", help=later("env"), rich_help_panel=ATTEMPTS)] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help=later("seed"), rich_help_panel=ATTEMPTS)] = None,
+    joint: Annotated[bool, typer.Option("--joint", help="Ablation: all modules in one lane.",
+                                        rich_help_panel=ABLATIONS)] = False,
+    monolithic: Annotated[bool, typer.Option("--monolithic", help="Ablation: one lane, no module lock.",
+                                             rich_help_panel=ABLATIONS)] = False,
+    no_contrast: Annotated[bool, typer.Option("--no-contrast", help="Ablation: single-sided analysis only.",
+                                              rich_help_panel=ABLATIONS)] = False,
+    max_tokens: Annotated[int | None, typer.Option("--max-tokens", help=later("max_tokens"),
+                                                   rich_help_panel=BUDGET)] = None,
+    max_cost_usd: Annotated[float | None, typer.Option("--max-cost", help=later("max_cost_usd"),
+                                                       rich_help_panel=BUDGET)] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Run directory (default runs/evolve-<time>).",
+                                             rich_help_panel=RUN_DIR)] = None,
+    resume: Annotated[Path | None, typer.Option("--resume", help="Continue an interrupted evolution run with its "
+                                                "own config.yaml (only the caps may be raised beside it).",
+                                                rich_help_panel=RUN_DIR)] = None,
     print_config: Annotated[bool, typer.Option("--print-config", help="Print every setting and exit.")] = False,
 ) -> None:
     """Evolve the harness: lanes per module → gates → integration → merge → freeze (→ eval)."""
@@ -51,18 +81,21 @@ def evolve(
         return
     try:
         if joint and monolithic:
-            raise ValueError("--joint and --monolithic are different ablations; give one")
-        refuse_with_resume(resume, {"--config": config, "--tasks": tasks, "--model": model, "--epochs": epochs,
-                                    "-k": k, "-n": concurrency, "--seed": seed, "--joint": joint,
-                                    "--monolithic": monolithic, "--no-contrast": no_contrast, "--out": out})
-        flags = {"tasks": tasks, "model": model, "epochs": epochs, "k": k, "concurrency": concurrency, "seed": seed,
+            raise UserError("--joint and --monolithic are different ablations; give one")
+        refuse_with_resume(resume, {"--config": config, "--tasks": tasks, "--generation": generation, "--model": model,
+                                    "--epochs": epochs, "-k": k, "-n": concurrency, "--env": env, "--seed": seed,
+                                    "--joint": joint, "--monolithic": monolithic, "--no-contrast": no_contrast,
+                                    "--out": out})
+        flags = {"tasks": tasks, "generation": generation, "model": model, "epochs": epochs, "k": k,
+                 "concurrency": concurrency, "env": env, "seed": seed,
                  "mode": "joint" if joint else "monolithic" if monolithic else None,
                  "contrast": False if no_contrast else None}
-        cfg, run_dir = open_run(EvolveConfig.load, config=config, flags=flags, out=out, resume=resume,
-                                prefix="evolve", what="an evolution run directory")
-        preflight(cfg)
+        caps = {"max_tokens": max_tokens, "max_cost_usd": max_cost_usd}
+        cfg, run_dir = open_run(EvolveConfig.load, config=config, flags=flags | caps, out=out, resume=resume,
+                                prefix="evolve", what="an evolution run directory",
+                                on_resume=raise_caps(EvolveConfig.load, caps))
         summary = asyncio.run(Evolution(cfg, run_dir.resolve(), [_printer]).run())
-    except (ValueError, FileNotFoundError, ModelError) as exc:
+    except (UserError, ModelError) as exc:
         raise fail(str(exc)) from None
     console.print(f"frozen generation: {run_dir / 'frozen'} ({summary['frozen_id']})")
     if "eval" in summary:
@@ -72,39 +105,44 @@ def evolve(
     console.print(f"run directory: {run_dir}")
 
 
-def preflight(cfg) -> None:
-    """Every role's model answers and every evolution and held-out task is usable, before anything is written."""
-    from modularrsi.models.roles import ROLES
-    from modularrsi.rollouts.preflight import check_models, check_tasks, is_sim
-
-    check_models([cfg.role(role) for role in ROLES])
-    check_tasks([*cfg.tasks, *cfg.eval_tasks], sim=is_sim(cfg.role("agent").model))
-
-
 def eval_command(
-    generation: Annotated[Path | None, typer.Option("--generation", help="Candidate generation (e.g. RUN/frozen).")
-                          ] = None,
-    baseline: Annotated[Path | None, typer.Option("--baseline", help="Baseline generation (default gen_0).")
-                        ] = None,
-    tasks: Annotated[list[Path] | None, typer.Option("--tasks", help="Held-out task dirs.")] = None,
-    k: Annotated[int | None, typer.Option("-k", help="Attempts per task and side (default 3).")] = None,
-    model: Annotated[str | None, typer.Option("--model", "-m", help="Agent model (default sim).")] = None,
-    concurrency: Annotated[int | None, typer.Option("-n", "--concurrency", help="Attempts at once (default 8).")
-                           ] = None,
-    env: Annotated[str | None, typer.Option("--env", help=ENV_HELP + " Default: auto.")] = None,
-    dataset: Annotated[str | None, typer.Option("--dataset", help="Harbor dataset NAME@VERSION.")] = None,
-    registry_path: Annotated[Path | None, typer.Option("--registry-path", help="Local registry JSON.")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed shared by both sides (default 0).")] = None,
-    max_turns: Annotated[int | None, typer.Option("--max-turns", help="Turn limit per attempt (default 50).")
-                         ] = None,
+    generation: Annotated[Path | None, typer.Option("--generation", help="Candidate generation (e.g. RUN/frozen).",
+                                                    rich_help_panel=MODEL)] = None,
+    baseline: Annotated[Path | None, typer.Option("--baseline", help=later("baseline"),
+                                                  rich_help_panel=MODEL)] = None,
+    model: Annotated[str | None, typer.Option("--model", "-m", help=later("model"), rich_help_panel=MODEL)
+                     ] = None,
+    config: Annotated[Path | None, typer.Option("--config", help="YAML with any of these settings; flags win.",
+                                                rich_help_panel=MODEL)] = None,
+    tasks: Annotated[list[Path] | None, typer.Option("--tasks", help="Held-out task directories.",
+                                                     rich_help_panel=TASKS)] = None,
+    dataset: Annotated[str | None, typer.Option("--dataset", help=later("dataset"), rich_help_panel=TASKS)
+                       ] = None,
+    registry_path: Annotated[Path | None, typer.Option("--registry-path", help=later("registry_path"),
+                                                       rich_help_panel=TASKS)] = None,
     disjoint_from: Annotated[list[Path] | None, typer.Option("--disjoint-from", help="Refuse tasks this "
-                                                             "manifest or evolution run evolved on.")] = None,
-    config: Annotated[Path | None, typer.Option("--config", help="YAML with any of these settings; flags win.")
-                      ] = None,
-    allow_overlap: Annotated[bool, typer.Option("--allow-overlap", help="Run tasks the candidate's frozen library "
-                                                "evolved on (refused by default); the result says so.")] = False,
-    out: Annotated[Path | None, typer.Option("--out", help="Eval directory (default runs/eval-<time>).")] = None,
-    resume: Annotated[Path | None, typer.Option("--resume", help="Finish an interrupted eval directory.")] = None,
+                                                             "manifest or evolution run evolved on.",
+                                                             rich_help_panel=TASKS)] = None,
+    allow_overlap: Annotated[bool, typer.Option("--allow-overlap", help=later("allow_overlap"),
+                                                rich_help_panel=TASKS)] = False,
+    k: Annotated[int | None, typer.Option("-k", help=later("k", "Attempts per task and side."),
+                                          rich_help_panel=ATTEMPTS)] = None,
+    concurrency: Annotated[int | None, typer.Option("-n", "--concurrency", help=later("concurrency"),
+                                                    rich_help_panel=ATTEMPTS)] = None,
+    env: Annotated[str | None, typer.Option("--env", help=later("env"), rich_help_panel=ATTEMPTS)] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help=later("seed", "Seed shared by both sides."),
+                                             rich_help_panel=ATTEMPTS)] = None,
+    max_turns: Annotated[int | None, typer.Option("--max-turns", help=later("max_turns"),
+                                                  rich_help_panel=ATTEMPTS)] = None,
+    max_tokens: Annotated[int | None, typer.Option("--max-tokens", help=later("max_tokens", "Token cap of "
+                                                   "each side."), rich_help_panel=BUDGET)] = None,
+    max_cost_usd: Annotated[float | None, typer.Option("--max-cost", help=later("max_cost_usd", "Cost cap "
+                                                       "of each side, USD."), rich_help_panel=BUDGET)] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Eval directory (default runs/eval-<time>).",
+                                             rich_help_panel=RUN_DIR)] = None,
+    resume: Annotated[Path | None, typer.Option("--resume", help="Finish an interrupted eval directory with its own "
+                                                "config.yaml (only the caps may be raised beside it).",
+                                                rich_help_panel=RUN_DIR)] = None,
 ) -> None:
     """Paired comparison of two generations on held-out tasks (same seeds on both sides)."""
     from modularrsi.evolve.evaluate import EvalConfig, evaluate
@@ -122,15 +160,16 @@ def eval_command(
                  "concurrency": concurrency, "env": env, "dataset": dataset, "registry_path": registry_path,
                  "seed": seed, "max_turns": max_turns, "disjoint_from": manifests,
                  "allow_overlap": allow_overlap or None}
-        cfg, out_dir = open_run(EvalConfig.load, config=config, flags=flags, out=out, resume=resume, prefix="eval",
-                                what="an eval directory")
+        caps = {"max_tokens": max_tokens, "max_cost_usd": max_cost_usd}
+        cfg, out_dir = open_run(EvalConfig.load, config=config, flags=flags | caps, out=out, resume=resume,
+                                prefix="eval", what="an eval directory", on_resume=raise_caps(EvalConfig.load, caps))
         _check_eval(cfg, evolved)
         if resume is None:  # written once the input is known good: a corrected command can reuse --out
             out_dir.mkdir(parents=True, exist_ok=True)
             write_yaml(out_dir / "config.yaml", cfg.dump())
         result = asyncio.run(evaluate(cfg.template(), cfg.baseline or BASELINE, cfg.generation, out_dir.resolve(),
-                                      allow_overlap=cfg.allow_overlap))
-    except (ValueError, FileNotFoundError) as exc:
+                                      allow_overlap=cfg.allow_overlap, checked=True))
+    except UserError as exc:
         raise fail(str(exc)) from None
     print_eval(result)
     console.print(f"eval directory: {out_dir}")
@@ -148,15 +187,15 @@ def _check_eval(cfg, evolved: set[str]) -> None:
     from modularrsi.rollouts.run import resolve_tasks
 
     if cfg.generation is None:
-        raise ValueError("eval needs --generation: the candidate generation (e.g. RUN/frozen)")
+        raise UserError("eval needs --generation: the candidate generation (e.g. RUN/frozen)")
     for generation in (cfg.baseline or BASELINE, cfg.generation):
         load_generation(generation)
     check_run(cfg.template())
     asyncio.run(check_overlap(cfg.template(), cfg.generation, cfg.allow_overlap))
     clash = sorted({name for name, _ in asyncio.run(resolve_tasks(cfg.template()))} & evolved) if evolved else []
     if clash:
-        raise ValueError(f"refusing to evaluate on {len(clash)} task(s) the evolution run evolved on "
-                         f"(e.g. {clash[0]}); evaluation tasks must be disjoint from evolution tasks")
+        raise UserError(f"refusing to evaluate on {len(clash)} task(s) the evolution run evolved on "
+                        f"(e.g. {clash[0]}); evaluation tasks must be disjoint from evolution tasks")
 
 
 def _disjoint(paths: list[Path]) -> tuple[list[Path], set[str]]:
@@ -174,8 +213,8 @@ def _disjoint(paths: list[Path]) -> tuple[list[Path], set[str]]:
             tasks = json.loads(lock.read_text()).get("tasks", [])
             evolved |= {t["name"] if isinstance(t, dict) else str(t) for t in tasks}
         except (OSError, ValueError, AttributeError, KeyError, TypeError) as exc:
-            raise ValueError(f"--disjoint-from {path}: a directory must be a run directory with a readable "
-                             f"lock.json listing its tasks ({type(exc).__name__}: {exc})") from None
+            raise UserError(f"--disjoint-from {path}: a directory must be a run directory with a readable "
+                            f"lock.json listing its tasks ({type(exc).__name__}: {exc})") from None
     return manifests, evolved
 
 

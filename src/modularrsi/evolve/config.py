@@ -11,6 +11,7 @@ A minimal file::
 
 from __future__ import annotations
 
+import typing
 from pathlib import Path
 from typing import Any, Literal
 
@@ -25,6 +26,7 @@ from modularrsi.evolve.gates.review import ReviewConfig
 from modularrsi.harness.protocols import MODULES
 from modularrsi.models.roles import ModelRoles, ModelSettings
 from modularrsi.tasks.trials import ENV_HELP, check_environment_name
+from modularrsi.util.errors import UserError
 from modularrsi.util.settings import load_settings
 
 Mode = Literal["lanes", "joint", "monolithic"]
@@ -108,11 +110,11 @@ class EvolveConfig(BaseModel):
     def _check(self) -> EvolveConfig:
         unknown = [m for m in self.modules if m not in MODULES]
         if unknown:
-            raise ValueError(f"module '{unknown[0]}' is unknown; valid: {', '.join(MODULES)}")
+            raise UserError(f"module '{unknown[0]}' is unknown; valid: {', '.join(MODULES)}")
         if not self.modules:
-            raise ValueError("modules is empty; name at least one of " + ", ".join(MODULES))
+            raise UserError("modules is empty; name at least one of " + ", ".join(MODULES))
         if not self.tasks:
-            raise ValueError("tasks is empty; give the evolution task directories")
+            raise UserError("tasks is empty; give the evolution task directories")
         return self
 
     def role(self, role: str) -> ModelSettings:
@@ -132,16 +134,38 @@ class EvolveConfig(BaseModel):
 
 
 def describe(model: type[BaseModel] = EvolveConfig, indent: str = "") -> list[str]:
-    """``field: default  # description`` lines of a settings model, nested models indented."""
-    lines = []
+    """``field: default  # description`` lines of a settings model, nested models indented. A nested model
+    that is off by default (``roles: null``) shows its fields as comment lines, once per model type: a
+    second field of the same type says whose fields it has."""
+    lines, shown_types = [], {}
     for name, field in model.model_fields.items():
-        annotation = field.annotation
-        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        sub = _settings_model(field.annotation)
+        if sub is not None and not field.is_required() and field.get_default(call_default_factory=True) is None:
+            lines.append(f"{indent}{name}: null  # {field.description or ''}")
+            if sub in shown_types:
+                lines[-1] += f" Fields as {shown_types[sub]}'s."
+            else:
+                shown_types[sub] = name
+                lines.extend(describe(sub, indent + "#   "))
+            continue
+        if sub is not None:
             lines.append(f"{indent}{name}:  # {field.description or ''}")
-            lines.extend(describe(annotation, indent + "  "))
+            shown_types.setdefault(sub, name)
+            lines.extend(describe(sub, indent + "  "))
+            continue
+        if field.is_required():
+            lines.append(f"{indent}{name}:   # required: {field.description or ''}")
             continue
         default = field.get_default(call_default_factory=True)
         shown = yaml.safe_dump(default, default_flow_style=True).strip().removesuffix("...").strip() \
             if not isinstance(default, Path) else str(default)
         lines.append(f"{indent}{name}: {shown}  # {field.description or ''}")
     return lines
+
+
+def _settings_model(annotation: Any) -> type[BaseModel] | None:
+    """The settings model of a field typed ``M`` or ``M | None``; None for any other type."""
+    for candidate in (annotation, *typing.get_args(annotation)):
+        if isinstance(candidate, type) and issubclass(candidate, BaseModel):
+            return candidate
+    return None

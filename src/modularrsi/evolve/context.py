@@ -102,7 +102,7 @@ class RunContext:
         key = f"{manifest_id(generation)}-s{config.seed}"
         async with self.sample_locks.setdefault(key, asyncio.Lock()):
             out = self.layout.sample(key)
-            results = await execute(config, out, slots=self.slots, budget_path=self.layout.budget)
+            results = await execute(config, out, slots=self.slots, budget_path=self.layout.budget, checked=True)
         return out, results
 
     def record(self, where: ProposalLayout, change: Change) -> None:

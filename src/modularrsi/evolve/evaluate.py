@@ -39,6 +39,7 @@ from modularrsi.evolve.gates.stats import task_sign_test_p
 from modularrsi.evolve.overlap import overlapping
 from modularrsi.rollouts.config import RunConfig
 from modularrsi.rollouts.results import Estimates, RunResults
+from modularrsi.util.errors import UserError
 from modularrsi.util.files import write_json
 
 METRICS = ("acc", "pass_at_k", "pass_hat_k", "mean_steps", "tokens", "cost_usd")
@@ -194,9 +195,9 @@ async def check_overlap(template: RunConfig, candidate: Path, allow: bool) -> li
     tasks = [(name, Path(str(t.path)) if t.path else None) for name, t in await resolve_tasks(template)]
     clash = overlapping(candidate, tasks)
     if clash and not allow:
-        raise ValueError(f"refusing to evaluate on {len(clash)} task(s) {candidate} evolved on (e.g. {clash[0]}); "
-                         "held-out tasks must be disjoint from evolution tasks (--allow-overlap runs them anyway "
-                         "and labels the result)")
+        raise UserError(f"refusing to evaluate on {len(clash)} task(s) {candidate} evolved on (e.g. {clash[0]}); "
+                        "held-out tasks must be disjoint from evolution tasks (--allow-overlap runs them anyway "
+                        "and labels the result)")
     return clash
 
 
@@ -211,7 +212,7 @@ def side_config(template: RunConfig, side: str, generation: Path, out: Path) -> 
 
 async def evaluate(template: RunConfig, baseline: Path, candidate: Path, out: Path,
                    slots: asyncio.Semaphore | None = None, budget_path: Path | None = None,
-                   allow_overlap: bool = False) -> EvalResult:
+                   allow_overlap: bool = False, checked: bool = False) -> EvalResult:
     """Run both generations on ``template.tasks`` (same seeds) into ``out`` and write ``eval.json``.
     Resumable: finished attempts of either side are reused. ``budget_path``: a ledger shared with the
     caller (an evolution's), so its caps hold here too. Overlapping tasks: see :func:`check_overlap`.
@@ -223,12 +224,13 @@ async def evaluate(template: RunConfig, baseline: Path, candidate: Path, out: Pa
 
     for generation in (baseline, candidate):  # refuse a broken generation before any trial runs
         load_generation(generation)
-    check_run(template)
+    if not checked:  # the caller's preflight covers this template (an evolution's, eval's command line)
+        check_run(template)
     overlap = await check_overlap(template, candidate, allow_overlap)
     results = []
     for side, generation in (("baseline", baseline), ("candidate", candidate)):  # in turn: the candidate replays
         config = side_config(template, side, generation, out)
-        results.append(await execute(config, out / side, slots=slots, budget_path=budget_path))
+        results.append(await execute(config, out / side, slots=slots, budget_path=budget_path, checked=True))
     coupled = template.cache and is_litellm_name(template.roles.agent.model if template.roles else template.model)
     result = compare(results[0], results[1], template.k, template.seed, (baseline, candidate),
                      (out / "baseline", out / "candidate")).model_copy(update={"overlap": overlap, "coupled": coupled})

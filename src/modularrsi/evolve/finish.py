@@ -61,4 +61,5 @@ async def evaluate_frozen(evo: RunContext, start: Path, frozen: Path) -> EvalRes
     c = evo.config
     template = evo.run_template().model_copy(update={
         "tasks": c.eval_tasks, "k": c.eval_k, "seed": derived_seed(c.seed, "eval")})
-    return await evaluate(template, start, frozen, evo.layout.eval, slots=evo.slots, budget_path=evo.layout.budget)
+    return await evaluate(template, start, frozen, evo.layout.eval, slots=evo.slots, budget_path=evo.layout.budget,
+                          checked=True)

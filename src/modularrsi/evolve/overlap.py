@@ -13,6 +13,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from modularrsi.util.errors import UserError
 from modularrsi.util.files import write_json
 
 FILE = "evolution_tasks.json"
@@ -53,7 +54,7 @@ def evolution_tasks(generation: Path) -> EvolutionTasks | None:
     try:
         return EvolutionTasks.model_validate_json(path.read_text())
     except ValueError as exc:
-        raise ValueError(f"{path}: unreadable ({str(exc).splitlines()[0]}); re-freeze the library") from None
+        raise UserError(f"{path}: unreadable ({str(exc).splitlines()[0]}); re-freeze the library") from None
 
 
 def overlapping(generation: Path, tasks: list[tuple[str, Path | None]]) -> list[str]:

@@ -32,10 +32,12 @@ from modularrsi.evolve.libraryops import copy_generation
 from modularrsi.evolve.memory import TrajectoryMemory
 from modularrsi.evolve.proposal import manifest_id
 from modularrsi.evolve.runfiles import EvolveLock, Lane, write_model
+from modularrsi.harness.library import load_generation
 from modularrsi.models.base import BudgetExceeded
 from modularrsi.rollouts.run import resolve_tasks
 from modularrsi.rollouts.runner import BudgetStop
 from modularrsi.tasks.model import discover
+from modularrsi.util.errors import UserError
 from modularrsi.util.files import write_yaml
 
 __all__ = ["Evolution", "Observer"]
@@ -48,13 +50,28 @@ class Evolution(RunContext):
     # ------------------------------------------------------------------ the run
     async def run(self) -> dict[str, Any]:
         """Run (or resume) the evolution. A spending cap reached anywhere stops it with
-        :class:`BudgetStop` naming this run directory; the state says ``stopped_budget``."""
+        :class:`BudgetStop` naming this run directory; the state says ``stopped_budget``. The preflight
+        (:meth:`check`) runs first, before anything is written; every run inside reuses it."""
+        self.check()
         try:
             return await self._run()
         except (BudgetStop, BudgetExceeded) as exc:
             self.set_state(status="stopped_budget", reason=str(exc).split(";")[0])
             raise BudgetStop(f"budget stop: {str(exc).split(';')[0].removeprefix('budget stop: ')}; raise the "
                              f"cap in {self.layout.config} and continue with --resume {self.run_dir}") from None
+
+    def check(self) -> None:
+        """Every role's model answers (with its key), the environment can start trials here, and every
+        evolution and held-out task is usable: refused in one line otherwise."""
+        from modularrsi.models import roles
+        from modularrsi.rollouts.preflight import check_environment, check_models, check_tasks, is_sim
+
+        c = self.config
+        check_models([c.role(role) for role in roles.ROLES])
+        check_environment(c.env, c.env_kwargs)
+        check_tasks([*c.tasks, *c.eval_tasks], sim=is_sim(c.role("agent").model))
+        if c.generation is not None:
+            load_generation(c.generation)  # a starting generation that does not load is refused here
 
     async def _run(self) -> dict[str, Any]:
         c = self.config
@@ -83,11 +100,11 @@ class Evolution(RunContext):
         template = self.run_template().model_copy(update={"tasks": c.tasks, "manifest": c.manifest})
         self.task_dirs = {name: Path(str(task.path)) for name, task in await resolve_tasks(template)}
         if not self.task_dirs:
-            raise ValueError(f"no tasks found under {', '.join(map(str, c.tasks))}")
+            raise UserError(f"no tasks found under {', '.join(map(str, c.tasks))}")
         clash = sorted({p.name for p in discover(c.eval_tasks)} & set(self.task_dirs)) if c.eval_tasks else []
         if clash:
-            raise ValueError(f"eval_tasks overlap the evolution tasks (e.g. {clash[0]}); held-out tasks must be "
-                             "disjoint from the tasks evolved on")
+            raise UserError(f"eval_tasks overlap the evolution tasks (e.g. {clash[0]}); held-out tasks must be "
+                            "disjoint from the tasks evolved on")
         self.run_dir.mkdir(parents=True, exist_ok=True)  # only a run whose tasks resolve gets a directory
         if not self.layout.config.exists():
             write_yaml(self.layout.config, c.dump())

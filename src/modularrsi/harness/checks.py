@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from modularrsi.harness.resources import TEMPLATES
+from modularrsi.util.errors import UserError
 
 #: Standard-library modules a function may import (top-level name and its submodules).
 ALLOWED_STDLIB = frozenset({
@@ -57,7 +58,7 @@ FORMAT_ATTRIBUTE = re.compile(r"\{[A-Za-z0-9_\[\]]*\.[A-Za-z_]")
 DECLARED = ("MODULE", "ROLE", "DESCRIPTION", "PARAMETERS")
 
 
-class GenerationError(ValueError):
+class GenerationError(UserError):
     """A generation that cannot be loaded: names the file and the problem."""
 
 

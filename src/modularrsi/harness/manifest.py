@@ -21,6 +21,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from modularrsi.util.errors import UserError
+
 FILE = "manifest.json"
 
 
@@ -65,14 +67,14 @@ class GenerationManifest(BaseModel):
         try:
             return cls.model_validate_json(path.read_bytes())
         except OSError as exc:
-            raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+            raise UserError(f"{path}: cannot be read ({exc.strerror or exc})") from None
         except ValidationError as exc:
             error = exc.errors()[0]
             if error["type"] == "json_invalid":
-                raise ValueError(f"{path}: not valid JSON ({error['msg']})") from None
+                raise UserError(f"{path}: not valid JSON ({error['msg']})") from None
             where = ".".join(map(str, error["loc"]))
-            raise ValueError(f"{path}: {where}: {error['msg']}; fix the field or write the generation anew "
-                             "(library.write_generation)") from None
+            raise UserError(f"{path}: {where}: {error['msg']}; fix the field or write the generation anew "
+                            "(library.write_generation)") from None
 
     @classmethod
     def read_or_none(cls, generation_dir: Path) -> GenerationManifest | None:

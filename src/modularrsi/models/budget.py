@@ -21,6 +21,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from modularrsi.models.base import BudgetExceeded, ChatModel, Completion, Message
+from modularrsi.util.errors import UserError
 from modularrsi.util.files import write_json
 
 FLUSH_S = 0.5
@@ -51,8 +52,8 @@ class BudgetFile(BaseModel):
             return cls.model_validate_json(path.read_bytes())
         except ValidationError as exc:
             error = exc.errors()[0]
-            raise ValueError(f"{path}: {'.'.join(map(str, error['loc'])) or 'file'}: {error['msg']} (delete the "
-                             "file to start counting from zero)") from None
+            raise UserError(f"{path}: {'.'.join(map(str, error['loc'])) or 'file'}: {error['msg']} (delete the "
+                            "file to start counting from zero)") from None
 
 
 class BudgetLedger:

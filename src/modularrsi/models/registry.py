@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from modularrsi.models.base import ChatModel
+from modularrsi.util.errors import UserError
 
 
 def make_model(name: str, *, privileged: dict[str, Any] | None = None, cache_path: Path | None = None,
@@ -39,7 +40,7 @@ def make_model(name: str, *, privileged: dict[str, Any] | None = None, cache_pat
 
 def _backend(name: str, privileged: dict[str, Any] | None, settings: dict[str, Any]) -> ChatModel:
     if not name:
-        raise ValueError("no model given: use --model sim, scripted:FILE.json, or a LiteLLM model name")
+        raise UserError("no model given: use --model sim, scripted:FILE.json, or a LiteLLM model name")
     if name == "sim" or name.startswith("sim:"):
         from modularrsi.models.sim import SimModel
 
@@ -54,14 +55,17 @@ def _backend(name: str, privileged: dict[str, Any] | None, settings: dict[str, A
     return LiteLLMModel(name, **settings)
 
 
-class ModelCheckError(ValueError):
+class ModelCheckError(UserError):
     """A model that cannot answer: an unknown name, a missing script, an endpoint that does not answer."""
 
 
-def check_model(name: str, api_base: str | None = None, timeout_s: float = 5.0) -> None:
+def check_model(name: str, api_base: str | None = None, timeout_s: float = 5.0,
+                api_key_env: str | None = None) -> None:
     """Refuse, in one line, a model no trial could use — before any trial runs. ``sim``: a world it knows;
-    ``scripted:FILE``: a readable script; a LiteLLM name: one LiteLLM can route, and with ``api_base``
-    an endpoint that answers ``GET {api_base}/models`` (any HTTP status counts as an answer)."""
+    ``scripted:FILE``: a readable script; a LiteLLM name: one LiteLLM can route, whose credentials are
+    in the environment (``api_key_env``, else the provider's own variables, as LiteLLM's
+    ``validate_environment`` names them), and with ``api_base`` an endpoint that answers
+    ``GET {api_base}/models`` (any HTTP status counts as an answer)."""
     if not name:
         raise ModelCheckError("no model given: use sim, scripted:FILE.json, or a LiteLLM model name")
     if name == "sim" or name.startswith("sim:"):
@@ -80,12 +84,23 @@ def check_model(name: str, api_base: str | None = None, timeout_s: float = 5.0) 
         except (OSError, ValueError) as exc:
             raise ModelCheckError(f"model '{name}': {exc}") from None
         return
-    _check_litellm(name)
-    if api_base:
-        _check_endpoint(name, api_base, timeout_s)
+    provider, default_base = _check_litellm(name)
+    _check_credentials(name, api_base, api_key_env)
+    endpoint = api_base or default_base
+    if endpoint is None and provider in SELF_HOSTED:
+        raise ModelCheckError(f"model '{name}': a {provider} model is served by you; give its api_base "
+                              "(e.g. http://127.0.0.1:8000/v1)")
+    if endpoint:
+        _check_endpoint(name, endpoint, timeout_s)
 
 
-def _check_litellm(name: str) -> None:
+#: LiteLLM providers that have no public endpoint: a model of theirs needs an ``api_base``.
+SELF_HOSTED = frozenset({"hosted_vllm", "vllm", "lm_studio", "openai_like", "xinference", "oobabooga", "litellm_proxy"})
+
+
+def _check_litellm(name: str) -> tuple[str, str | None]:
+    """``name``'s provider and the endpoint LiteLLM would call by itself (set by a provider variable such as
+    ``HOSTED_VLLM_API_BASE``, or a local default such as ollama's); None for a provider's public API."""
     import contextlib
     import io
 
@@ -93,10 +108,45 @@ def _check_litellm(name: str) -> None:
 
     try:
         with contextlib.redirect_stdout(io.StringIO()):  # LiteLLM prints a provider list on failure
-            litellm.get_llm_provider(name)
+            _, provider, _, base = litellm.get_llm_provider(name)
     except Exception:  # noqa: BLE001 - LiteLLM raises its own error types for an unroutable name
         raise ModelCheckError(f"model '{name}': LiteLLM cannot resolve it; write provider/model (openai/…, "
                               "deepseek/…, hosted_vllm/…), sim, or scripted:FILE.json") from None
+    return provider, base if base and _loopback(base) else None
+
+
+def _loopback(url: str) -> bool:
+    """Whether ``url`` names this machine (a preflight never probes any other host by itself)."""
+    import ipaddress
+    from urllib.parse import urlparse
+
+    host = urlparse(url).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _check_credentials(name: str, api_base: str | None, api_key_env: str | None) -> None:
+    """The key a call would send is there: ``api_key_env`` when named, else whatever LiteLLM asks of the
+    provider (``OPENAI_API_KEY`` for ``openai/…``, even at a local ``api_base``; nothing for ``hosted_vllm/…``)."""
+    import os
+
+    import litellm
+
+    if api_key_env is not None:
+        if not os.environ.get(api_key_env):
+            raise ModelCheckError(f"model '{name}': api_key_env names {api_key_env}, which is not set; export "
+                                  f"{api_key_env}=<key> (or drop api_key_env to use the provider's own variable)")
+        return
+    missing = litellm.validate_environment(name, api_base=api_base).get("missing_keys") or []
+    if missing:
+        local = " (a local server that needs no key takes any value, or use hosted_vllm/…)" if api_base else ""
+        value = "<key>" if "KEY" in missing[0] or "TOKEN" in missing[0] else "<value>"
+        raise ModelCheckError(f"model '{name}': {' and '.join(missing)} not set; export "
+                              f"{missing[0]}={value}{local}, or name another variable with api_key_env")
 
 
 def _check_endpoint(name: str, api_base: str, timeout_s: float) -> None:

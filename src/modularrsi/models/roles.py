@@ -16,6 +16,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from modularrsi.util.errors import UserError
+
 Role = Literal["agent", "composer", "analyst", "editor", "reviewer"]
 ROLES: tuple[Role, ...] = ("agent", "composer", "analyst", "editor", "reviewer")
 #: Settings only the model layer reads (not part of the plain connection).
@@ -61,15 +63,17 @@ class ModelRoles(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    agent: ModelSettings
-    composer: ModelSettings | None = None
-    analyst: ModelSettings | None = None
-    editor: ModelSettings | None = None
-    reviewer: ModelSettings | None = None
+    agent: ModelSettings = Field(description="The model that attempts the tasks (and every role left unset).")
+    composer: ModelSettings | None = Field(default=None, description="Task-aware composer; unset: the agent's.")
+    analyst: ModelSettings | None = Field(default=None, description="Reads trajectories for culprits; unset: the "
+                                          "agent's.")
+    editor: ModelSettings | None = Field(default=None, description="Writes the module functions; unset: the agent's.")
+    reviewer: ModelSettings | None = Field(default=None, description="Reward-blind review; unset: the agent's (a "
+                                           "different model is advised).")
 
     def for_role(self, role: Role) -> ModelSettings:
         if role not in ROLES:
-            raise ValueError(f"model role '{role}' is unknown; valid roles: {', '.join(ROLES)}")
+            raise UserError(f"model role '{role}' is unknown; valid roles: {', '.join(ROLES)}")
         return getattr(self, role) or self.agent
 
     def warnings(self) -> list[str]:

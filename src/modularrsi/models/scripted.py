@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from modularrsi.models.base import Completion, Message, UnexpectedCall
+from modularrsi.util.errors import UserError
 
 
 class ScriptedModel:
@@ -23,7 +24,7 @@ class ScriptedModel:
     def from_file(cls, path: Path) -> ScriptedModel:
         data = json.loads(Path(path).read_text())
         if not isinstance(data, list) or not all(isinstance(r, str) for r in data):
-            raise ValueError(f"{path}: a scripted model file is a JSON list of reply strings")
+            raise UserError(f"{path}: a scripted model file is a JSON list of reply strings")
         return cls(data, name=f"scripted:{Path(path).name}")
 
     async def complete(self, messages: list[Message]) -> Completion:

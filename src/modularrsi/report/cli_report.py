@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from modularrsi.cli_common import console, fail
+from modularrsi.util.errors import UserError
 
 
 def report(
@@ -21,7 +22,7 @@ def report(
 
     try:
         path = write_report(run_dir, out)
-    except ValueError as exc:
+    except UserError as exc:
         raise fail(str(exc)) from None
     except OSError as exc:
         raise fail(f"{exc.filename or run_dir}: {exc.strerror or exc}") from None
@@ -55,7 +56,7 @@ def show(
 
     try:
         show_run(run_dir, console, once=once)
-    except ValueError as exc:
+    except UserError as exc:
         raise fail(str(exc)) from None
     except OSError as exc:
         raise fail(f"{exc.filename or run_dir}: {exc.strerror or exc}") from None

@@ -12,8 +12,10 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from modularrsi.util.errors import UserError
 
-class UnreadableRun(ValueError):
+
+class UnreadableRun(UserError):
     """A file of the run exists but cannot be read as what it should be; names the file."""
 
 

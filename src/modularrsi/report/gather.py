@@ -37,6 +37,7 @@ from modularrsi.report.lineage import Lineage, gather_lineage
 from modularrsi.report.views import EpochView, HistoryEntry, LaneView
 from modularrsi.rollouts.results import RunResults
 from modularrsi.rollouts.state import BudgetFile, RunLock, RunState
+from modularrsi.util.errors import UserError
 
 Kind = Literal["evolve", "run", "eval"]
 GATES = ("static", "review", "execution")
@@ -195,7 +196,7 @@ def gather(run_dir: Path, *, with_case: bool = True, with_lineage: bool = True) 
     run_dir = Path(run_dir)
     kind = detect_kind(run_dir)
     if kind is None:
-        raise ValueError(f"{run_dir}: not a run directory (no lanes/, eval.json, results.json or config.yaml)")
+        raise UserError(f"{run_dir}: not a run directory (no lanes/, eval.json, results.json or config.yaml)")
     layout = RunLayout(run_dir)
     report = Report(kind=kind, run_dir=run_dir, run_id=run_dir.resolve().name, simulated=False,
                     state=read_model(layout.state, RunState) or RunState(),

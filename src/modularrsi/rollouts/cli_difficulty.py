@@ -12,6 +12,8 @@ from rich.table import Table
 
 from modularrsi.cli_common import console, fail
 from modularrsi.tasks.trials import ENV_HELP
+from modularrsi.util.errors import UserError
+from modularrsi.util.settings import option_error
 
 
 class ModelProgress:
@@ -38,8 +40,8 @@ class ModelProgress:
 def default_manifest(pools: list[Path]) -> Path:
     """``POOL/manifest.json`` for one directory of tasks; otherwise ``--manifest`` is required."""
     if len(pools) != 1 or (pools[0] / "task.toml").is_file() or not pools[0].is_dir():
-        raise ValueError(f"give --manifest FILE: the default POOL/manifest.json needs exactly one directory of "
-                         f"tasks, got {', '.join(map(str, pools))}")
+        raise UserError(f"give --manifest FILE: the default POOL/manifest.json needs exactly one directory of "
+                        f"tasks, got {', '.join(map(str, pools))}")
     return pools[0] / "manifest.json"
 
 
@@ -52,10 +54,10 @@ def command(
     pools: Annotated[list[Path], typer.Argument(help="Task directories or directories of tasks.")],
     models: Annotated[str, typer.Option("--models", "-m", help="Comma-separated models: sim, sim:perfect, "
                                         "scripted:FILE.json, or LiteLLM names.")] = "sim",
-    n: Annotated[int, typer.Option("-n", help="Attempts per task and model.")] = 8,
+    attempts: Annotated[int, typer.Option("-k", "--attempts", help="Attempts per task and model.")] = 8,
     manifest: Annotated[Path | None, typer.Option("--manifest", help="Pool manifest (default POOL/manifest.json "
                                                   "when one POOL is given).")] = None,
-    concurrency: Annotated[int, typer.Option("-c", "--concurrency",
+    concurrency: Annotated[int, typer.Option("-n", "--concurrency",
                                              help="Attempts at once, shared by all models.")] = 8,
     out: Annotated[Path | None, typer.Option("--out", help="Run directories, one per model (default "
                                              "runs/difficulty-<pool>); the same --out resumes.")] = None,
@@ -68,7 +70,7 @@ def command(
     from modularrsi.rollouts.difficulty import DifficultyConfig, measure, parse_models
 
     try:
-        config = DifficultyConfig(pools=pools, models=parse_models(models), n=n, concurrency=concurrency,
+        config = DifficultyConfig(pools=pools, models=parse_models(models), n=attempts, concurrency=concurrency,
                                   out=out or default_out(pools), manifest=manifest or default_manifest(pools),
                                   seed=seed, env=env)
         progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -76,9 +78,9 @@ def command(
         with progress:
             report = asyncio.run(measure(config, [ModelProgress(progress)]))
     except ValidationError as exc:
-        first = exc.errors()[0]
-        raise fail(f"option '{'.'.join(map(str, first['loc']))}': {first['msg']}") from None
-    except (ValueError, FileNotFoundError) as exc:
+        raise fail(option_error(exc).replace("'n'", "'-k/--attempts'").replace("'concurrency'", "'-n/--concurrency'")
+                   ) from None
+    except UserError as exc:
         raise fail(str(exc)) from None
     from modularrsi.tasks.manifest import load_manifest
 

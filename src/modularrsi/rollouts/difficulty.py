@@ -36,6 +36,7 @@ from modularrsi.rollouts.preflight import check_models, check_tasks, is_sim
 from modularrsi.rollouts.results import RunResults
 from modularrsi.tasks.manifest import PoolManifest, TaskEntry, entry_for, load_manifest, save_manifest
 from modularrsi.tasks.model import discover, load_task
+from modularrsi.util.errors import UserError
 from modularrsi.util.files import write_json, write_yaml
 
 #: Run settings that must not change between a run directory's first and later invocations:
@@ -93,7 +94,7 @@ def parse_models(text: str) -> list[str]:
     """``a,b,c`` → ``[a, b, c]`` (order kept, blanks and duplicates dropped); empty is an error."""
     models = list(dict.fromkeys(m.strip() for m in text.split(",") if m.strip()))
     if not models:
-        raise ValueError(f"--models '{text}': give at least one model, e.g. --models sim,sim:perfect")
+        raise UserError(f"--models '{text}': give at least one model, e.g. --models sim,sim:perfect")
     return models
 
 
@@ -118,7 +119,7 @@ def register_tasks(manifest: PoolManifest, pools: list[Path]) -> list[Path]:
     returns the task directories to measure (not excluded)."""
     task_dirs = discover(pools)
     if not task_dirs:
-        raise ValueError(f"no tasks found under {', '.join(map(str, pools))}")
+        raise UserError(f"no tasks found under {', '.join(map(str, pools))}")
     for pool in pools:
         if str(pool) not in manifest.pool:
             manifest.pool.append(str(pool))
@@ -140,8 +141,8 @@ def prepare_run_dir(run_dir: Path, config: RunConfig) -> None:
         for name in FIXED_FIELDS:
             was, now = getattr(old, name), getattr(config, name)
             if was != now:
-                raise ValueError(f"{existing}: made with {name}={was!r}, this invocation asks {name}={now!r}; "
-                                 f"use the same settings to continue it, or another --out")
+                raise UserError(f"{existing}: made with {name}={was!r}, this invocation asks {name}={now!r}; "
+                                f"use the same settings to continue it, or another --out")
     write_yaml(existing, config.dump())
 
 
@@ -164,14 +165,14 @@ async def measure(config: DifficultyConfig, observers: list[Observer] | None = N
     with ``data["model"]`` added, plus ``("model", {"model", "run_dir"})`` when a model's run starts."""
     slugs = [model_slug(m) for m in config.models]
     if len(set(slugs)) != len(slugs):
-        raise ValueError(f"--models {','.join(config.models)}: two models map to the same run directory "
-                         f"name ({', '.join(slugs)})")
+        raise UserError(f"--models {','.join(config.models)}: two models map to the same run directory "
+                        f"name ({', '.join(slugs)})")
     check_models([ModelSettings(model=m) for m in config.models])  # before anything is written
     check_tasks(config.pools, sim=any(is_sim(m) for m in config.models))
     manifest = load_manifest(config.manifest)
     task_dirs = register_tasks(manifest, config.pools)
     if not task_dirs:
-        raise ValueError(f"every task under {', '.join(map(str, config.pools))} is excluded in {config.manifest}")
+        raise UserError(f"every task under {', '.join(map(str, config.pools))} is excluded in {config.manifest}")
     report = DifficultyReport(config.manifest, save_manifest(config.manifest, manifest), [t.name for t in task_dirs])
     plans = []
     for model, slug, share in zip(config.models, slugs, split_concurrency(config.concurrency, len(slugs)),

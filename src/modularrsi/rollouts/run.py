@@ -22,6 +22,7 @@ from modularrsi.rollouts.runner import Job, Runner, attempt_seed, write_lock
 from modularrsi.rollouts.state import LockManifests, RunState, write_state
 from modularrsi.tasks.manifest import load_manifest, manifest_hash
 from modularrsi.tasks.model import discover
+from modularrsi.util.errors import UserError
 from modularrsi.util.files import write_json, write_yaml
 from modularrsi.util.heap import settle
 
@@ -38,17 +39,17 @@ async def resolve_tasks(config: RunConfig) -> list[tuple[str, TaskConfig]]:
         tasks = await dataset.get_task_configs()
         return [(Path(str(t.path)).name, t) for t in tasks]
     if not config.tasks:
-        raise ValueError("no tasks: give --tasks PATH... or --dataset NAME@VERSION")
+        raise UserError("no tasks: give --tasks PATH... or --dataset NAME@VERSION")
     found = [(p.name, TaskConfig(path=p.resolve())) for p in discover(config.tasks)]
     if config.manifest is not None:
         wanted = set(load_manifest(config.manifest).train_tasks())
         if not wanted:
-            raise ValueError(f"{config.manifest}: no train tasks (select some with `tasks select`)")
+            raise UserError(f"{config.manifest}: no train tasks (select some with `tasks select`)")
         found = [(n, t) for n, t in found if n in wanted]
         missing = wanted - {n for n, _ in found}
         if missing:
-            raise ValueError(f"{config.manifest}: {len(missing)} train task(s) not found under --tasks, "
-                             f"e.g. {sorted(missing)[0]}")
+            raise UserError(f"{config.manifest}: {len(missing)} train task(s) not found under --tasks, "
+                            f"e.g. {sorted(missing)[0]}")
     return found
 
 
@@ -58,12 +59,12 @@ def check_disjoint(config: RunConfig, names: list[str]) -> dict[str, str]:
     for path in config.disjoint_from:
         manifest = load_manifest(path)
         if not manifest.tasks and manifest.selection is None:
-            raise ValueError(f"{path}: empty or missing manifest; cannot check disjointness")
+            raise UserError(f"{path}: empty or missing manifest; cannot check disjointness")
         trained = set(manifest.train_tasks())
         clash = sorted(set(names) & trained)
         if clash:
-            raise ValueError(f"refusing to evaluate on {len(clash)} task(s) that {path} evolved on "
-                             f"(e.g. {clash[0]}); evaluation tasks must be disjoint from evolution tasks")
+            raise UserError(f"refusing to evaluate on {len(clash)} task(s) that {path} evolved on "
+                            f"(e.g. {clash[0]}); evaluation tasks must be disjoint from evolution tasks")
         hashes[str(path)] = manifest_hash(manifest)
     return hashes
 
@@ -72,18 +73,21 @@ def plan_jobs(config: RunConfig, tasks: list[tuple[str, TaskConfig]]) -> list[Jo
     chosen = config.attempts or {}
     unknown = sorted(set(chosen) - {name for name, _ in tasks})
     if unknown:
-        raise ValueError(f"attempts names task '{unknown[0]}', which is not among the run's tasks")
+        raise UserError(f"attempts names task '{unknown[0]}', which is not among the run's tasks")
     return [Job(task, name, i, attempt_seed(config.seed, name, i)) for name, task in tasks
             for i in chosen.get(name, range(config.k))]
 
 
 async def execute(config: RunConfig, run_dir: Path,
                   observers: list[Callable[[str, dict], None]] | None = None, *,
-                  slots: asyncio.Semaphore | None = None, budget_path: Path | None = None) -> RunResults:
+                  slots: asyncio.Semaphore | None = None, budget_path: Path | None = None,
+                  checked: bool = False) -> RunResults:
     """Run (or resume) the run in ``run_dir``; returns and writes ``results.json``. ``slots`` and
     ``budget_path`` share concurrency and budget with other runs (see :class:`Runner`). Its tasks and
-    models are checked before anything is written (:func:`~modularrsi.rollouts.preflight.check_run`)."""
-    check_run(config)
+    models are checked before anything is written (:func:`~modularrsi.rollouts.preflight.check_run`), unless
+    the caller did so already (``checked``)."""
+    if not checked:
+        check_run(config)
     generation = load_generation(config.generation or BASELINE)
     tasks = await resolve_tasks(config)
     disjoint = check_disjoint(config, [n for n, _ in tasks])

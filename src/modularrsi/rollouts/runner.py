@@ -37,10 +37,11 @@ from modularrsi.tasks.trials import (
     resolve_environment,
     reward_of,
 )
+from modularrsi.util.errors import Stopped
 from modularrsi.util.files import write_json
 
 
-class BudgetStop(ValueError):
+class BudgetStop(Stopped):
     """The run's token or cost cap was reached; finished attempts are kept, the rest did not start."""
 
 

@@ -19,6 +19,7 @@ from pathlib import Path, PurePosixPath
 
 from modularrsi.sandbox.dockerfile_run import RunRefused, file_script, plan_run
 from modularrsi.util.dockerfile_text import Instruction, instructions
+from modularrsi.util.errors import UserError
 
 #: Base images whose userland is the host's own (Debian bookworm family), with the tools each implies.
 BASE_IMAGES: dict[str, tuple[str, ...]] = {
@@ -33,7 +34,7 @@ _IGNORED = {"LABEL", "CMD", "ENTRYPOINT", "EXPOSE", "STOPSIGNAL", "HEALTHCHECK",
             "MAINTAINER", "ONBUILD"}
 
 
-class DockerfileRefused(ValueError):
+class DockerfileRefused(UserError):
     """The Dockerfile asks for something a host-tool sandbox cannot provide: every problem, one line."""
 
     def __init__(self, path: Path, problems: list[str]):

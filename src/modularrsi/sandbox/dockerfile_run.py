@@ -14,6 +14,7 @@ import shlex
 from pathlib import PurePosixPath
 
 from modularrsi.util.dockerfile_text import Heredoc, heredoc_openers
+from modularrsi.util.errors import UserError
 
 _PACKAGE_MANAGERS = ("apt-get", "apt", "apk", "yum", "dnf", "zypper", "pacman", "microdnf")
 _SHELLS = ("sh", "bash", "/bin/sh", "/bin/bash", "/usr/bin/bash", "/usr/bin/env bash")
@@ -22,7 +23,7 @@ _SHELLS = ("sh", "bash", "/bin/sh", "/bin/bash", "/usr/bin/bash", "/usr/bin/env 
 _PACKAGE_SHIMS = "apt-get() { :; }; apt() { :; }; "
 
 
-class RunRefused(ValueError):
+class RunRefused(UserError):
     """A RUN line LocalSandbox cannot replay (the reason)."""
 
 

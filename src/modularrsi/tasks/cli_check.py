@@ -18,6 +18,7 @@ from rich.table import Table
 
 from modularrsi.cli_common import console, fail, stamp
 from modularrsi.tasks.trials import ENV_HELP
+from modularrsi.util.errors import UserError
 
 PATHS = Annotated[list[Path], typer.Argument(help="Task directories or directories of tasks.")]
 ENV = Annotated[str, typer.Option("--env", help=ENV_HELP)]
@@ -36,7 +37,7 @@ def _inputs(paths: list[Path], env: str, manifest: Path | None = None) -> tuple[
         environment = check_environment_name(env)
         if manifest is not None:
             load_manifest(manifest)
-    except (FileNotFoundError, ValueError) as exc:
+    except UserError as exc:
         raise fail(str(exc)) from None
     if not task_dirs:
         raise fail(f"no tasks found under {', '.join(map(str, paths))}")

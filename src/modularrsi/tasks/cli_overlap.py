@@ -19,6 +19,7 @@ from rich.table import Table
 from modularrsi.cli_common import console, fail
 from modularrsi.tasks.embeddings import BACKENDS, DEFAULT_THRESHOLDS, EmbeddingUnavailable, make_embedder
 from modularrsi.tasks.overlap import OverlapReport, build_report, load_pool, load_spec, screen, update_manifest
+from modularrsi.util.errors import UserError
 from modularrsi.util.files import write_json
 
 
@@ -71,7 +72,7 @@ def command(
         spec = load_spec(against)
         with console.status(f"embedding {len(tasks)} tasks and {len(spec)} benchmark instances ({embedder.name}) …"):
             results = screen(tasks, spec, embedder, cutoff, top)
-    except (ValueError, EmbeddingUnavailable) as exc:
+    except (UserError, EmbeddingUnavailable) as exc:
         raise fail(str(exc)) from None
     report = build_report(results, backend=backend, embedder=embedder, threshold=cutoff, top=top, pool=pool,
                           against=against, spec_size=len(spec))
@@ -84,6 +85,6 @@ def command(
     if target is not None:
         try:
             excluded, lifted, digest = update_manifest(target, report, tasks)
-        except ValueError as exc:
+        except UserError as exc:
             raise fail(str(exc)) from None
         console.print(f"manifest {target}: {excluded} overlap exclusions, {lifted} lifted ({digest[:19]})")

@@ -7,9 +7,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from pydantic import ValidationError
 from rich.table import Table
 
 from modularrsi.cli_common import console, fail
+from modularrsi.util.errors import UserError
+from modularrsi.util.settings import option_error
 
 
 def command(
@@ -17,7 +20,7 @@ def command(
     distribution: Annotated[str, typer.Option("--distribution", "-d", help="medium-centered, hard-easy, uniform, "
                                               "or a JSON file with five percentages summing to 100.")
                             ] = "medium-centered",
-    n: Annotated[int, typer.Option("--n", "-n", help="Tasks to select.")] = 120,
+    count: Annotated[int, typer.Option("--count", help="Tasks to select.")] = 120,
     balance: Annotated[str, typer.Option("--balance", help="Task field balanced within each bin, or 'none'.")
                        ] = "category",
     seed: Annotated[int, typer.Option("--seed", help="Selection seed.")] = 0,
@@ -41,10 +44,12 @@ def command(
         record = load_manifest(path)
         if not record.tasks:
             raise fail(f"{path}: the manifest lists no tasks; run `modularrsi tasks difficulty {pool}` first")
-        options = SelectOptions(distribution=distribution, n=n, seed=seed, balance=balance,
+        options = SelectOptions(distribution=distribution, n=count, seed=seed, balance=balance,
                                 holdout_fraction=holdout_fraction, bins_by=bins_by, allow_shortfall=allow_shortfall)
         record.selection = select_tasks(record, options)
-    except ValueError as exc:
+    except ValidationError as exc:
+        raise fail(option_error(exc)) from None
+    except UserError as exc:
         raise fail(str(exc)) from None
     digest = save_manifest(path, record)
     print_selection(record)

@@ -29,6 +29,8 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
+from modularrsi.util.errors import UserError
+
 #: Default overlap thresholds (cosine), calibrated on tests/tasks/data/near_duplicates.jsonl (40 labelled pairs):
 #: lexical 0.3 -> precision 0.87, recall 0.65; minilm 0.7 -> precision 1.0, recall 0.7. Screening tasks/pool
 #: against tasks/heldout (disjoint by construction) peaks at 0.235 (lexical) and 0.656 (minilm), below both.
@@ -115,7 +117,7 @@ class LexicalEmbedder(Embedder):
 
     def __init__(self, word_weight: float = 0.5) -> None:
         if not 0.0 <= word_weight <= 1.0:
-            raise ValueError(f"word_weight must be in [0, 1], got {word_weight}")
+            raise UserError(f"word_weight must be in [0, 1], got {word_weight}")
         self.word_weight = word_weight
 
     def sparse_rows(self, texts: list[str]) -> sparse.csr_matrix:
@@ -225,6 +227,6 @@ def make_embedder(backend: str, *, model: str | None = None, api_base: str | Non
         return MiniLMEmbedder()
     if backend == "api":
         if not model:
-            raise ValueError("backend 'api' needs --embedding-model (e.g. openai/text-embedding-3-small)")
+            raise UserError("backend 'api' needs --embedding-model (e.g. openai/text-embedding-3-small)")
         return ApiEmbedder(model, api_base=api_base, api_key_env=api_key_env)
-    raise ValueError(f"unknown backend '{backend}': choose one of {', '.join(BACKENDS)}")
+    raise UserError(f"unknown backend '{backend}': choose one of {', '.join(BACKENDS)}")

@@ -34,6 +34,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from modularrsi.util.errors import UserError
 from modularrsi.util.files import write_json
 
 SCHEMA_VERSION = 1
@@ -152,9 +153,9 @@ def load_manifest(path: Path) -> PoolManifest:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise ValueError(f"{path}: field '{where}': {first['msg']}") from None
+        raise UserError(f"{path}: field '{where}': {first['msg']}") from None
     except ValueError as exc:
-        raise ValueError(f"{path}: not a pool manifest ({exc})") from None
+        raise UserError(f"{path}: not a pool manifest ({exc})") from None
 
 
 def save_manifest(path: Path, manifest: PoolManifest) -> str:

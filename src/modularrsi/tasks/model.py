@@ -14,10 +14,15 @@ from pathlib import Path
 from harbor.models.task.config import TaskConfig
 from pydantic import ValidationError
 
+from modularrsi.util.errors import UserError
 from modularrsi.util.steps import ReferenceStep, parse_steps
 
 
-class TaskError(ValueError):
+class TaskNotFound(UserError, FileNotFoundError):  # noqa: N818 - read as "task not found"
+    """A path given as a task (or a directory of tasks) that holds none."""
+
+
+class TaskError(UserError):
     """A task that cannot be used, with the file and the problem."""
 
     def __init__(self, task: str, file: str, problem: str):
@@ -91,11 +96,11 @@ def discover(paths: list[Path]) -> list[Path]:
         elif path.is_dir():
             found.extend(_tasks_in(path))
         else:
-            raise FileNotFoundError(f"{path}: no such task or task directory")
+            raise TaskNotFound(f"{path}: no such task or task directory")
     seen: dict[str, Path] = {}
     for task in found:
         if task.name in seen and seen[task.name] != task:
-            raise ValueError(f"task name '{task.name}' appears twice: {seen[task.name]} and {task}")
+            raise UserError(f"task name '{task.name}' appears twice: {seen[task.name]} and {task}")
         seen[task.name] = task
     return found
 
@@ -104,8 +109,8 @@ def _tasks_in(folder: Path) -> list[Path]:
     """The task directories directly inside ``folder`` (those with a task.toml); a folder that is a
     task without its task.toml, or that holds no task, is an error."""
     if any((folder / part).exists() for part in ("instruction.md", "environment", "tests")):
-        raise FileNotFoundError(f"{folder}: looks like a task but has no task.toml; add one (see tasks/README.md)")
+        raise TaskNotFound(f"{folder}: looks like a task but has no task.toml; add one (see tasks/README.md)")
     children = sorted(p for p in folder.iterdir() if (p / "task.toml").is_file() and not p.name.startswith("."))
     if not children:
-        raise FileNotFoundError(f"{folder}: no task in it (a task is a directory with a task.toml)")
+        raise TaskNotFound(f"{folder}: no task in it (a task is a directory with a task.toml)")
     return children

@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field
 from modularrsi.tasks.embeddings import Embedder
 from modularrsi.tasks.manifest import Exclusion, PoolManifest, entry_for, load_manifest, save_manifest
 from modularrsi.tasks.model import discover
+from modularrsi.util.errors import UserError
 
 
 class Instance(BaseModel):
@@ -77,9 +78,9 @@ def _instruction(task_dir: Path) -> str:
     try:
         text = path.read_text()
     except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path}: cannot read the task's instruction ({type(exc).__name__})") from None
+        raise UserError(f"{path}: cannot read the task's instruction ({type(exc).__name__})") from None
     if not text.strip():
-        raise ValueError(f"{path}: empty instruction")
+        raise UserError(f"{path}: empty instruction")
     return text
 
 
@@ -90,7 +91,7 @@ def _metadata(task_dir: Path) -> dict[str, Any]:
     try:
         return dict(tomllib.loads(path.read_text()).get("metadata", {}))
     except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path}: not valid TOML ({exc})") from None
+        raise UserError(f"{path}: not valid TOML ({exc})") from None
 
 
 def load_tasks(paths: list[Path]) -> list[Instance]:
@@ -104,7 +105,7 @@ def load_jsonl(path: Path) -> list[Instance]:
     try:
         lines = path.read_text().splitlines()
     except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path}: cannot read ({type(exc).__name__})") from None
+        raise UserError(f"{path}: cannot read ({type(exc).__name__})") from None
     items: list[Instance] = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -112,10 +113,10 @@ def load_jsonl(path: Path) -> list[Instance]:
         try:
             record = json.loads(line)
         except ValueError as exc:
-            raise ValueError(f"{path}:{number}: not valid JSON ({exc})") from None
+            raise UserError(f"{path}:{number}: not valid JSON ({exc})") from None
         if not (isinstance(record, dict) and isinstance(record.get("id"), str | int)
                 and isinstance(record.get("instruction"), str) and record["instruction"].strip()):
-            raise ValueError(f"{path}:{number}: needs an \"id\" and a non-empty string \"instruction\"")
+            raise UserError(f"{path}:{number}: needs an \"id\" and a non-empty string \"instruction\"")
         items.append(Instance(id=str(record["id"]), instruction=record["instruction"], source=f"{path}:{number}"))
     return items
 
@@ -129,14 +130,14 @@ def load_spec(paths: list[Path]) -> list[Instance]:
         elif path.is_dir():
             items.extend(load_tasks([path]))
         else:
-            raise ValueError(f"{path}: no such benchmark file or task directory")
+            raise UserError(f"{path}: no such benchmark file or task directory")
     seen: dict[str, str] = {}
     for item in items:
         if item.id in seen:
-            raise ValueError(f"{item.source}: benchmark id '{item.id}' appears twice (first at {seen[item.id]})")
+            raise UserError(f"{item.source}: benchmark id '{item.id}' appears twice (first at {seen[item.id]})")
         seen[item.id] = item.source
     if not items:
-        raise ValueError(f"no benchmark instances in {', '.join(map(str, paths))}")
+        raise UserError(f"no benchmark instances in {', '.join(map(str, paths))}")
     return items
 
 
@@ -145,9 +146,9 @@ def load_pool(paths: list[Path]) -> list[Instance]:
     try:
         tasks = load_tasks(paths)
     except FileNotFoundError as exc:
-        raise ValueError(str(exc)) from None
+        raise UserError(str(exc)) from None
     if not tasks:
-        raise ValueError(f"no tasks found under {', '.join(map(str, paths))}")
+        raise UserError(f"no tasks found under {', '.join(map(str, paths))}")
     return tasks
 
 
@@ -164,9 +165,9 @@ def screen(pool: list[Instance], spec: list[Instance], embedder: Embedder, thres
            top: int = 3) -> list[TaskScreening]:
     """Each pool task's ``top`` nearest benchmark instances; an overlap when the best scores >= ``threshold``."""
     if top < 1:
-        raise ValueError(f"--top must be at least 1, got {top}")
+        raise UserError(f"--top must be at least 1, got {top}")
     if not -1.0 <= threshold <= 1.0:
-        raise ValueError(f"--threshold is a cosine similarity, from -1 to 1; got {threshold}")
+        raise UserError(f"--threshold is a cosine similarity, from -1 to 1; got {threshold}")
     scores = embedder.similarity([t.instruction for t in pool], [s.instruction for s in spec])
     ids = [s.id for s in spec]
     results = []
@@ -247,7 +248,7 @@ def load_pairs(path: Path) -> list[LabelledPair]:
             try:
                 pairs.append(LabelledPair.model_validate_json(line))
             except ValueError as exc:
-                raise ValueError(f"{path}:{number}: not a labelled pair ({' '.join(str(exc).split())[:200]})") from None
+                raise UserError(f"{path}:{number}: not a labelled pair ({' '.join(str(exc).split())[:200]})") from None
     return pairs
 
 

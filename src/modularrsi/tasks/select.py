@@ -37,6 +37,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from modularrsi.tasks.manifest import PoolManifest, Selection, SelectionBin, Shortfall, TaskEntry
+from modularrsi.util.errors import UserError
 
 EDGES = (0, 20, 40, 60, 80, 100)
 DISTRIBUTIONS = {"medium-centered": (10, 15, 50, 15, 10), "hard-easy": (35, 10, 10, 10, 35),
@@ -44,7 +45,7 @@ DISTRIBUTIONS = {"medium-centered": (10, 15, 50, 15, 10), "hard-easy": (35, 10, 
 ALIASES = {"medium-centred": "medium-centered", "hard-and-easy": "hard-easy", "easy-hard": "hard-easy"}
 
 
-class SelectionError(ValueError):
+class SelectionError(UserError):
     """Input that cannot give the asked selection; the message names the numbers involved."""
 
 
@@ -167,7 +168,7 @@ def select_tasks(manifest: PoolManifest, options: SelectOptions) -> Selection:
     """Build the selection (the manifest itself is not changed: assign the result to ``manifest.selection``)."""
     name, shares = parse_distribution(options.distribution)
     if options.n < 1:
-        raise SelectionError(f"--n must be at least 1, got {options.n}")
+        raise SelectionError(f"--count must be at least 1, got {options.n}")
     if not 0 <= options.holdout_fraction < 1:
         raise SelectionError(f"--holdout-fraction must be in [0, 1), got {options.holdout_fraction:g}")
     if options.balance != "none" and options.balance not in TaskEntry.model_fields and not any(
@@ -178,7 +179,7 @@ def select_tasks(manifest: PoolManifest, options: SelectOptions) -> Selection:
     if not scores:
         raise SelectionError(f"no eligible tasks ({why}); run `modularrsi tasks difficulty` first")
     if options.n > len(scores):
-        raise SelectionError(f"--n {options.n} exceeds the {len(scores)} eligible tasks ({why})")
+        raise SelectionError(f"--count {options.n} exceeds the {len(scores)} eligible tasks ({why})")
     rng = random.Random(f"select:{options.seed}")
     groups = {t: group_of(manifest.tasks[t], options.balance) for t in scores}
     by_bin: list[list[str]] = [[] for _ in shares]
@@ -188,7 +189,7 @@ def select_tasks(manifest: PoolManifest, options: SelectOptions) -> Selection:
     short = [(i, targets[i], len(by_bin[i])) for i in range(5) if len(by_bin[i]) < targets[i]]
     if short and not options.allow_shortfall:
         detail = "; ".join(f"bin {bin_label(i)} difficulty needs {want} tasks, has {have}" for i, want, have in short)
-        raise SelectionError(f"{detail} (distribution {name}, --n {options.n}); lower --n, choose another "
+        raise SelectionError(f"{detail} (distribution {name}, --count {options.n}); lower --count, choose another "
                              f"--distribution, or pass --allow-shortfall to fill from the nearest bins")
     overall: Counter = Counter()
     pickers = [Picker(members, groups, rng, overall) for members in by_bin]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from harbor.models.environment_type import EnvironmentType
 from harbor.models.trial.config import AgentConfig, EnvironmentConfig, TaskConfig, TrialConfig
 
 from modularrsi.engines.build_log import summarise
+from modularrsi.util.errors import UserError
 from modularrsi.util.hostenv import check_host_env
 
 ENV_HELP = ("auto (per task: local when its Dockerfile fits LocalSandbox, else podman or docker), local, podman, "
@@ -44,14 +46,14 @@ def environment_config(name: str, kwargs: dict[str, Any] | None = None) -> Envir
         try:
             getattr(importlib.import_module(module), cls)
         except (ImportError, AttributeError) as exc:
-            raise ValueError(f"environment '{name}': cannot import ({exc})") from None
+            raise UserError(f"environment '{name}': cannot import ({exc})") from None
         return EnvironmentConfig(import_path=name, kwargs=kwargs or {})
     try:
         return EnvironmentConfig(type=EnvironmentType(name), kwargs=kwargs or {})
     except ValueError:
         valid = ", ".join(dict.fromkeys(["auto", *LOCAL_ENVIRONMENTS, *(e.value for e in EnvironmentType)]))
-        raise ValueError(f"environment '{name}' is unknown; valid names: {valid}, "
-                         "or a module:Class path") from None
+        raise UserError(f"environment '{name}' is unknown; valid names: {valid}, "
+                        "or a module:Class path") from None
 
 
 def environment_name(config: EnvironmentConfig) -> str:
@@ -75,8 +77,8 @@ class EnvironmentUnavailable(RuntimeError):
 
 
 def auto_choice(task_dir: Path, engine: str | None = "detect") -> str:
-    """``--env auto`` for one task: ``local`` when its Dockerfile fits LocalSandbox's subset and this
-    host has what it asks for (the fast path), else a container engine that answers here."""
+    """``--env auto`` for one task: ``local`` when its Dockerfile fits LocalSandbox's subset, this host has
+    what it asks for and the process is root (the fast path), else a container engine that answers here."""
     from harbor.environments.base import SandboxBuildFailedError
 
     from modularrsi.sandbox.dockerfile import DockerfileRefused, parse_dockerfile
@@ -85,13 +87,15 @@ def auto_choice(task_dir: Path, engine: str | None = "detect") -> str:
     env_dir = task_dir / "environment"
     dockerfile = env_dir / "Dockerfile"
     try:
+        if os.geteuid() != 0:
+            raise DockerfileRefused(dockerfile, ["not root: the embedded sandbox needs root"])
         if (env_dir / "docker-compose.yaml").exists():
             raise DockerfileRefused(env_dir / "docker-compose.yaml", ["a compose file needs a container engine"])
         check_host_requirements(parse_dockerfile(dockerfile), dockerfile)
         return "local"
     except (DockerfileRefused, SandboxBuildFailedError, OSError) as exc:
         reason = str(exc).split(" — ")[0]
-    engine = _engine_here() if engine == "detect" else engine
+    engine = engine_here() if engine == "detect" else engine
     if engine is None:
         raise EnvironmentUnavailable(f"{task_dir.name}: {reason}; no container engine answers here: run "
                                      "scripts/engine-setup.sh as root (podman), or install docker with compose v2")
@@ -112,7 +116,8 @@ def _answers(engine: str) -> bool:
 
 
 @functools.cache
-def _engine_here() -> str | None:
+def engine_here() -> str | None:
+    """The container engine that answers on this machine, if any (asked once per process)."""
     from modularrsi.engines.engine import find_engine
 
     engine = find_engine()

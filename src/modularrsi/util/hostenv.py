@@ -15,6 +15,8 @@ import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
+from modularrsi.util.errors import UserError
+
 PASS_ENV = "MODULARRSI_PASS_ENV"
 #: Harbor's template syntax (``harbor.utils.env``): ``${NAME}`` or ``${NAME:-default}``, whole or embedded.
 _TEMPLATE = re.compile(r"\$\{([^}:]+)(?::-[^}]*)?\}")
@@ -30,7 +32,7 @@ COMPOSE_HOST_VARIABLES = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "
                           "SSL_CERT_FILE", "REQUESTS_CA_BUNDLE")
 
 
-class HostVariableRefused(ValueError):
+class HostVariableRefused(UserError):
     """A task's env table names a host variable the user did not let through (one line: which, and how)."""
 
 

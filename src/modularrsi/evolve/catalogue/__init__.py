@@ -22,8 +22,10 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Literal
 
+from modularrsi.util.errors import UserError
 
-class CatalogueError(ValueError):
+
+class CatalogueError(UserError):
     """An unknown mechanism tag or template name (the message lists the valid ones)."""
 
 

@@ -189,7 +189,7 @@ class ExecutionGate:
             "manifest": None, "replay_cache": replay})
 
     async def _execute(self, config: RunConfig, out: Path) -> RunResults:
-        return await execute(config, out, slots=self.slots, budget_path=self.budget_path)
+        return await execute(config, out, slots=self.slots, budget_path=self.budget_path, checked=True)
 
     async def _parent(self, config: RunConfig, proposal: Proposal) -> tuple[Path, RunResults]:
         if self.parent_run is not None:

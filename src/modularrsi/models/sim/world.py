@@ -37,6 +37,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from modularrsi.util.errors import UserError
+
 Mode = Literal["skip_requirement", "early_claim", "command_loop", "long_output", "forgetting",
                "malformed_recoverable", "malformed_unrecoverable", "incapacity"]
 FIXABLE: tuple[Mode, ...] = ("skip_requirement", "early_claim", "command_loop", "long_output", "forgetting",
@@ -126,5 +128,5 @@ def world_for(profile: str) -> SimWorld:
     seed = profile.removeprefix("world-")
     if profile.startswith("world-") and seed.lstrip("-").isdigit():
         return SimWorld.drawn(int(seed))
-    raise ValueError(f"sim profile '{profile}' is unknown; valid: default, perfect, world-<integer seed> "
-                     f"(e.g. sim:world-3), or set {WORLD_ENV}=<seed>")
+    raise UserError(f"sim profile '{profile}' is unknown; valid: default, perfect, world-<integer seed> "
+                    f"(e.g. sim:world-3), or set {WORLD_ENV}=<seed>")
