@@ -82,6 +82,15 @@ def _register_image_commands() -> None:
 _register_image_commands()
 
 
+def _register_generation_commands() -> None:
+    from modularrsi import cli_generation  # not under harness/: importing that package loads Harbor (seconds)
+
+    app.add_typer(cli_generation.app, name="generation")
+
+
+_register_generation_commands()
+
+
 def _print_results(results) -> None:
     o = results.overall
     label = " [yellow](sim: a simulated model — these numbers test the machinery, not a real model)[/yellow]" \

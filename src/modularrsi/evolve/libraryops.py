@@ -6,6 +6,7 @@
   an integration conflict is resolved when a lane's change does not survive the combination).
 - :func:`near_duplicates` / :func:`merge_functions` — Function Merge: functions of one module whose
   normalised code is nearly the same become one; the survivor's lineage names the merged function.
+- :func:`copy_generation` — a sealed copy (lives in ``harness.library``, which ``generation new`` shares).
 
 Every function writes a new generation with ``library.write_generation`` (sealed, content-hashed,
 validated on load) and only reads its inputs.
@@ -19,23 +20,19 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from modularrsi.harness.library import Generation, load_generation, read_sources, write_generation
+from modularrsi.harness.library import Generation, load_generation, parts, read_sources, write_generation
+from modularrsi.harness.library import copy_generation as copy_generation  # re-exported: lanes, start, freeze
 from modularrsi.harness.protocols import MODULES
-
-
-def _parts(generation: Generation) -> tuple[dict[str, str], dict[str, list[str]], dict[str, list[str]]]:
-    return read_sources(generation), generation.default_active(), {k: list(f.parents)
-                                                                   for k, f in generation.functions.items()}
 
 
 def combine(start_dir: Path, lanes: dict[str, Path], target: Path, created_by: str) -> Generation:
     """The start generation with each module in ``lanes`` ({module: lane generation dir}) taken over."""
     start = load_generation(start_dir)
-    sources, active, lineage = _parts(start)
+    sources, active, lineage = parts(start)
     parents = [start.id]
     for module, lane_dir in sorted(lanes.items()):
         lane = load_generation(lane_dir)
-        lane_sources, lane_active, lane_lineage = _parts(lane)
+        lane_sources, lane_active, lane_lineage = parts(lane)
         sources = {k: v for k, v in sources.items() if not k.startswith(f"{module}/")}
         sources.update({k: v for k, v in lane_sources.items() if k.startswith(f"{module}/")})
         lineage.update({k: v for k, v in lane_lineage.items() if k.startswith(f"{module}/")})
@@ -49,8 +46,8 @@ def revert_module(generation_dir: Path, reference_dir: Path, module: str, target
                   created_by: str) -> Generation:
     """``generation_dir`` with ``module``'s files and active list as in ``reference_dir``."""
     gen, ref = load_generation(generation_dir), load_generation(reference_dir)
-    sources, active, lineage = _parts(gen)
-    ref_sources, ref_active, ref_lineage = _parts(ref)
+    sources, active, lineage = parts(gen)
+    ref_sources, ref_active, ref_lineage = parts(ref)
     sources = {k: v for k, v in sources.items() if not k.startswith(f"{module}/")}
     sources.update({k: v for k, v in ref_sources.items() if k.startswith(f"{module}/")})
     lineage = {k: v for k, v in lineage.items() if k in sources}
@@ -118,7 +115,7 @@ def merge_functions(generation_dir: Path, merges: list[Merge], target: Path, cre
     """``generation_dir`` with every merged function removed (and dropped from its active list); the kept
     function's lineage gains the merged one."""
     gen = load_generation(generation_dir)
-    sources, active, lineage = _parts(gen)
+    sources, active, lineage = parts(gen)
     for merge in merges:
         sources.pop(merge.merged)
         name = merge.merged.split("/")[1]
@@ -126,15 +123,6 @@ def merge_functions(generation_dir: Path, merges: list[Merge], target: Path, cre
         lineage[merge.kept] = sorted({*lineage.get(merge.kept, []), f"{gen.id}:{merge.merged}",
                                       *lineage.pop(merge.merged, [])})
     return write_generation(target, sources, active, [gen.id], created_by, lineage)
-
-
-def copy_generation(source_dir: Path, target: Path, created_by: str | None = None,
-                    parents: list[str] | None = None) -> Generation:
-    """A sealed copy of a generation (same id unless ``created_by``/``parents`` change the manifest)."""
-    gen = load_generation(source_dir)
-    sources, active, lineage = _parts(gen)
-    return write_generation(target, sources, active, parents if parents is not None else gen.manifest.parents,
-                            created_by or gen.manifest.created_by, lineage)
 
 
 def changed_modules(generation_dir: Path, reference_dir: Path) -> list[str]:

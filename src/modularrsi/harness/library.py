@@ -27,8 +27,8 @@ from modularrsi.harness.manifest import FILE as MANIFEST
 from modularrsi.harness.manifest import GenerationManifest, generation_id, write_files
 from modularrsi.harness.protocols import CONTRACTS, CORE_SLOTS, MODULES
 
-__all__ = ["Function", "Generation", "GenerationError", "GenerationManifest", "check_source", "generation_id",
-           "load_generation", "write_generation", "write_unchecked"]
+__all__ = ["Function", "Generation", "GenerationError", "GenerationManifest", "check_source", "copy_generation",
+           "generation_id", "load_generation", "write_generation", "write_unchecked"]
 
 
 @dataclass
@@ -183,7 +183,8 @@ def load_generation(path: Path) -> Generation:
             raise GenerationError(f"{fn.path}: not listed in {manifest_path}")
         if entry.sha256 != fn.sha256:
             raise GenerationError(f"{fn.path}: content hash differs from {manifest_path} (generations are "
-                                  "immutable: write a new generation instead of editing one)")
+                                  "immutable: write a new generation instead of editing one; for a copy you "
+                                  "edit by hand, `modularrsi generation check` re-seals it)")
         fn.parents = list(entry.parents)
         fn.parameters = {**fn.parameters, **entry.parameters}
     for key in entries:
@@ -242,3 +243,18 @@ def _write_tmp(target: Path, sources: dict[str, str], active: dict[str, list[str
 
 def read_sources(generation: Generation) -> dict[str, str]:
     return {key: fn.path.read_text() for key, fn in generation.functions.items()}
+
+
+def parts(generation: Generation) -> tuple[dict[str, str], dict[str, list[str]], dict[str, list[str]]]:
+    """What :func:`write_generation` takes to write ``generation`` again: sources, active set, lineage."""
+    return read_sources(generation), generation.default_active(), {k: list(f.parents)
+                                                                   for k, f in generation.functions.items()}
+
+
+def copy_generation(source_dir: Path, target: Path, created_by: str | None = None,
+                    parents: list[str] | None = None) -> Generation:
+    """A sealed copy of a generation (same id unless ``created_by``/``parents`` change the manifest)."""
+    gen = load_generation(source_dir)
+    sources, active, lineage = parts(gen)
+    return write_generation(target, sources, active, parents if parents is not None else gen.manifest.parents,
+                            created_by or gen.manifest.created_by, lineage)
