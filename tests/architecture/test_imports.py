@@ -1,4 +1,4 @@
-"""The import arrows of ``src/modularrsi`` point one way (README, "Layout"):
+"""The import arrows of ``src/modularrsi`` point one way (docs/layout.md):
 ``cli → evolve → rollouts → harness → models``; ``tasks`` sits on ``models``, ``sandbox`` and
 ``engines`` only, and ``sandbox`` and ``engines`` on nothing; ``report`` reads the run files through
 evolve's and rollouts' models; ``util`` and ``offline`` are the floor everyone may stand on. Every

@@ -137,7 +137,7 @@ def test_terminal_bench_style_task_validates_through_each_engine(tmp_path, engin
     assert [n.status for n in list_needs([task], engine)] == ["present", "present"]
 
     refused = run_cli("tasks", "validate", str(task), "--env", "local", "--out", str(tmp_path / "local"))
-    assert refused.returncode == 1 and "multi-stage build" in refused.stdout  # outside LocalSandbox's subset
+    assert refused.returncode == 4 and "multi-stage build" in refused.stdout  # outside LocalSandbox's subset
 
     result = run_cli("tasks", "validate", str(task), "--env", engine.name, "--out", str(tmp_path / "out"))
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]

@@ -84,7 +84,7 @@ def test_check_verdicts_flags_and_manifest(task_factory, tmp_path):
         path="custom/good", success={"sim": {"attempts": 3, "passes": 1}})}))
     out = tmp_path / "out"
     result = run_check(good.parent, "--out", out, "--manifest", manifest, "-n", "4")
-    assert result.returncode == 1, result.stderr[-2000:]
+    assert result.returncode == 4, result.stderr[-2000:]
     lines = result.stdout.splitlines()
     assert "ok good" in lines and "ok weak — weakly-verified" in lines and "ok trivial — trivial" in lines
     assert "FAIL oracle-zero — oracle-zero: oracle got reward 0, expected 1" in lines
@@ -139,7 +139,7 @@ def test_a_task_whose_reward_the_agent_can_write_fails_naming_the_attack(tmp_pat
     task = tmp_path / "forgeable-greeting"
     shutil.copytree(REPO / "tests" / "tasks" / "data" / "forgeable-greeting", task)
     result = run_check(task, "--out", tmp_path / "out", "--repeats", "1")
-    assert result.returncode == 1, result.stdout[-3000:]
+    assert result.returncode == 4, result.stdout[-3000:]
     printed = " ".join(result.stdout.split())  # the progress line, wrapped at the terminal's width
     assert "FAIL forgeable-greeting — forgeable-greeting: reward forged without solving the task by writes-reward " \
            "(the agent's Python files, shell scripts and Makefiles write 1 to the reward files when run); " \

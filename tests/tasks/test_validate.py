@@ -24,7 +24,7 @@ def test_good_and_bad_tasks_are_reported_and_others_still_run(task_factory, tmp_
     (broken / "task.toml").write_text("[environment\n")
     out = tmp_path / "out"
     result = run_cli("tasks", "validate", str(good.parent), "--out", str(out), "-n", "4")
-    assert result.returncode == 1
+    assert result.returncode == 4
     lines = result.stdout.splitlines()
     assert "ok good" in lines
     assert any(line.startswith("FAIL no-reward — no-reward: tests/test.sh wrote no usable /logs/verifier/reward.txt "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from modularrsi.models.roles import ModelRoles
 from modularrsi.tasks.trials import ENV_HELP, check_environment_name
@@ -54,6 +54,14 @@ class RunConfig(BaseModel):
             if not indices or min(indices) < 0 or len(set(indices)) != len(indices):
                 raise ValueError(f"attempts.{task}: {indices} — give distinct attempt indices ≥ 0")
         return value
+
+    @model_validator(mode="after")
+    def _agent_role_is_the_model(self) -> RunConfig:
+        """With ``roles``, ``model`` is the agent role's, so config.yaml, lock.json and results.json name the
+        model the trials called (not the default ``sim``)."""
+        if self.roles is not None:
+            self.model = self.roles.agent.model
+        return self
 
     @classmethod
     def load(cls, path: Path | None, overrides: dict[str, Any] | None = None) -> RunConfig:

@@ -18,7 +18,7 @@ from rich.table import Table
 
 from modularrsi.cli_common import console, fail, stamp
 from modularrsi.tasks.trials import ENV_HELP
-from modularrsi.util.errors import UserError
+from modularrsi.util.errors import EXIT_FAILED, UserError
 
 PATHS = Annotated[list[Path], typer.Argument(help="Task directories or directories of tasks.")]
 ENV = Annotated[str, typer.Option("--env", help=ENV_HELP)]
@@ -124,7 +124,7 @@ def command(
         digest = update_manifest(manifest, reports)
         console.print(f"manifest updated: {manifest} ({digest})", highlight=False)
     if failed:
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_FAILED)
 
 
 def validate(
@@ -147,4 +147,4 @@ def validate(
     failed = sum(not r.ok for r in rows)
     console.print(f"{len(rows) - failed} passed, {failed} failed — report: {out / 'validation.json'}")
     if failed:
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_FAILED)

@@ -6,6 +6,9 @@
   ``--resume`` continues it. Exit 3.
 - anything else is a bug in modularrsi: the command prints the traceback. Exit 1.
 
+A command that checks things (``tasks check``, ``tasks validate``) and finds one that fails ends with
+:data:`EXIT_FAILED` (4) after its report: the command worked, the input did not pass.
+
 ``UserError`` is a ``ValueError`` so that code which catches ``ValueError`` around a parse keeps working;
 ``Stopped`` is not, so that no handler of bad input swallows a budget stop.
 """
@@ -15,6 +18,7 @@ from __future__ import annotations
 EXIT_BUG = 1
 EXIT_USER = 2
 EXIT_STOPPED = 3
+EXIT_FAILED = 4
 
 
 class UserError(ValueError):
