@@ -162,3 +162,51 @@ def test_eval_refuses_tasks_the_frozen_library_evolved_on_by_name_content_or_dat
     assert allowed.exit_code == 0, allowed.stdout[-2000:] + allowed.stderr[-2000:]
     assert "NOT held out: 1 task(s) the candidate evolved on" in " ".join(allowed.stdout.split())
     assert json.loads((tmp_path / "ev" / "eval.json").read_text())["overlap"] == [TASK.name]
+
+
+# ------------------------------------------------------------------------ one meaning per flag, everywhere
+def every_command():
+    import typer.main
+
+    def walk(command, path):
+        for name, sub in getattr(command, "commands", {}).items():
+            yield from walk(sub, (*path, name)) if hasattr(sub, "commands") else [((*path, name), sub)]
+
+    return list(walk(typer.main.get_command(app), ()))
+
+
+def test_short_flags_mean_one_thing_on_every_command():
+    meaning = {"-n": {"concurrency"}, "-k": {"k", "attempts"}, "-m": {"model", "models"}}
+    seen = {flag: [] for flag in meaning}
+    for path, command in every_command():
+        for param in command.params:
+            for flag in meaning:
+                if flag in getattr(param, "opts", []):
+                    assert param.name in meaning[flag], f"modularrsi {' '.join(path)} {flag} sets {param.name}"
+                    seen[flag].append(" ".join(path))
+    assert {"run", "evolve", "eval", "tasks difficulty", "tasks check", "tasks validate"} <= set(seen["-n"])
+    assert {"run", "evolve", "eval", "tasks difficulty"} <= set(seen["-k"])
+
+
+def test_every_command_that_runs_trials_takes_env():
+    options = {" ".join(path): {o for p in c.params for o in getattr(p, "opts", [])} for path, c in every_command()}
+    for name in ("run", "evolve", "eval", "tasks difficulty", "tasks check", "tasks validate"):
+        assert "--env" in options[name], name
+
+
+@pytest.mark.parametrize("command", ["run", "evolve", "eval"])
+def test_resume_refuses_any_other_setting_but_the_caps(tmp_path, command):
+    done = cli(command, "--resume", str(tmp_path / "r"), "--model", "sim:perfect", "-k", "2")
+    refused_in_one_line(done, "--resume continues", "drop", "--model", "-k", "only --max-tokens and --max-cost")
+    assert not (tmp_path / "r").exists()
+    missing = cli(command, "--resume", str(tmp_path / "r"), "--max-tokens", "1000")  # caps pass the refusal
+    refused_in_one_line(missing, f"{tmp_path / 'r'}: not", "(no config.yaml)")
+
+
+def test_help_shows_the_settings_defaults_in_panels():
+    shown = cli("evolve", "--help").output
+    for text in ("Epochs per lane. (default 3)", "Attempts per task and epoch. (default 3)", "Budget", "Ablations",
+                 "Run directory"):
+        assert text in " ".join(shown.split()), text
+    printed = cli("evolve", "--print-config").output
+    assert "#   agent:" in printed and "#     api_key_env: null" in printed  # the roles' sub-schema
