@@ -15,6 +15,8 @@ from testutil import QUIT_EARLY, REPO
 
 from modularrsi.evolve.config import EvolveConfig, describe
 from modularrsi.evolve.context import RunContext
+from modularrsi.evolve.gates import GateVerdict
+from modularrsi.evolve.gates.carried import Carried
 from modularrsi.evolve.gates.constructs import ConstructRules, construct_problems
 from modularrsi.evolve.gates.execution import ExecutionConfig, ExecutionGate, Pair, Sample, ScreenPlan, decide
 from modularrsi.evolve.gates.power import BENCH, HARMFUL, INERT, NET_HARMFUL, net_effect, simulate
@@ -24,7 +26,7 @@ from modularrsi.evolve.gates.sequential import ConfirmRule, Tally, screen_rule
 from modularrsi.evolve.gates.static import StaticConfig, StaticGate, consistency_problem, scope_problem
 from modularrsi.evolve.gates.stats import task_sign_test_p
 from modularrsi.evolve.layout import ProposalLayout
-from modularrsi.evolve.proposal import Proposal
+from modularrsi.evolve.proposal import Proposal, manifest_id
 from modularrsi.harness import BASELINE
 from modularrsi.harness.library import load_generation, read_sources, write_generation
 from modularrsi.models.scripted import ScriptedModel
@@ -403,9 +405,31 @@ async def test_an_undecided_confirm_carries_its_statistic(tmp_path):
                           config.model_copy(update={"seed": 1}), carry_path=carry)
     second = await later.check(repair, sample)
     assert second.passed and second.details["carried_from"]["b"] == 2 and second.details["b"] == 4
-    assert json.loads(carry.read_text()) == {}  # decided: nothing left to carry
+    # decided, but not yet on record: a run killed now must resume this confirm from the kept statistic
+    assert json.loads(carry.read_text())
+    again = await ExecutionGate(RunConfig(concurrency=4, model="sim:perfect"), tmp_path / "g2",
+                                config.model_copy(update={"seed": 1}), carry_path=carry).check(repair, sample)
+    assert again.details["carried_from"] == second.details["carried_from"] and again.details["b"] == 4
+    Carried(carry).forget(manifest_id(repair.parent_dir), manifest_id(repair.staging_dir))  # as the record step does
+    assert json.loads(carry.read_text()) == {}  # on record: nothing left to carry
 
 
 def test_task_sign_test_is_exact_over_tasks():
     assert task_sign_test_p(3, 1) == pytest.approx(0.625) and task_sign_test_p(0, 0) == 1.0
     assert task_sign_test_p(4, 0, alternative="greater") == pytest.approx(1 / 16)
+
+
+def test_recording_a_decided_change_drops_its_carried_statistic_and_an_undecided_one_keeps_it(tmp_path):
+    from modularrsi.evolve.history import Change
+
+    evo = RunContext(EvolveConfig.load(None, {"tasks": [str(POOL / EVIDENCE[0])]}), tmp_path / "run")
+    carried = Carried(evo.layout.root / "undecided.json")
+    carried.keep("parent", "edit-a", Tally(b=1))
+    carried.keep("parent", "edit-b", Tally(b=2))
+    undecided = GateVerdict.fail("execution", "undecided after 4 rounds", stage="confirm", decision="undecided")
+    base = {"lane": "completion", "epoch": 0, "module": "completion", "parent": "parent"}
+    evo.record(ProposalLayout(tmp_path / "p0"), Change.decided({**base, "id": "a", "generation": "edit-a"},
+                                                              [undecided]))
+    evo.record(ProposalLayout(tmp_path / "p1"), Change.decided({**base, "id": "b", "generation": "edit-b"},
+                                                              [GateVerdict.ok("execution", "accepted")]))
+    assert carried.get("parent", "edit-a").b == 1 and carried.get("parent", "edit-b") is None

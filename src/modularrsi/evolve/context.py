@@ -18,6 +18,7 @@ from typing import Any
 from modularrsi.evolve.analysis import Analyst, LLMAnalyst, SimAnalyst
 from modularrsi.evolve.config import EvolveConfig
 from modularrsi.evolve.editor import Editor, LLMEditor, SimEditorRole
+from modularrsi.evolve.gates.carried import Carried
 from modularrsi.evolve.gates.execution import ExecutionGate
 from modularrsi.evolve.gates.review import ReviewGate
 from modularrsi.evolve.history import Change, History
@@ -88,7 +89,7 @@ class RunContext:
         config = self.config.gates.execution.model_copy(update={"k": self.config.k, "seed": seed})
         return ExecutionGate(self.run_template(), where.execution, config, slots=self.slots,
                              budget_path=self.layout.budget, parent_run=self.run_shared,
-                             carry_path=self.layout.root / "undecided.json")
+                             carry_path=self.layout.root / "undecided.json")  # see gates.carried
 
     async def run_generation(self, generation: Path, seed: int, tasks: list[str]) -> tuple[Path, RunResults]:
         """Rollouts of ``generation`` on ``tasks`` at ``seed``; one shared directory per (generation, seed)."""
@@ -112,6 +113,8 @@ class RunContext:
             shutil.rmtree(where.staging)
         write_json(where.record, change.model_dump(mode="json"))
         self.history.record(change)
+        if not change.undecided:
+            Carried(self.layout.root / "undecided.json").forget(change.parent, change.generation)
 
     def settle(self, where: ProposalLayout, change: Change) -> Change:
         """:meth:`record` a lane's change, store its verdicts in the memory and tell the observers."""

@@ -29,7 +29,6 @@ are resumable: re-checking the same proposal reuses finished attempts.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +36,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from modularrsi.evolve.gates import GateVerdict
+from modularrsi.evolve.gates.carried import Carried
 from modularrsi.evolve.gates.sequential import (
     ConfirmRule,
     Decision,
@@ -224,25 +224,7 @@ class ExecutionGate:
 
     # ------------------------------------------------------------------------------------------ confirm
     def _carried(self, proposal: Proposal) -> Tally | None:
-        if self.carry_path is None or not self.carry_path.is_file():
-            return None
-        saved = json.loads(self.carry_path.read_text()).get(self._carry_key(proposal))
-        return Tally.model_validate(saved) if saved else None
-
-    def _carry(self, proposal: Proposal, tally: Tally | None) -> None:
-        if self.carry_path is None:
-            return
-        kept = json.loads(self.carry_path.read_text()) if self.carry_path.is_file() else {}
-        key = self._carry_key(proposal)
-        if tally is None:
-            kept.pop(key, None)
-        else:
-            kept[key] = tally.model_dump(mode="json")
-        write_json(self.carry_path, kept)
-
-    @staticmethod
-    def _carry_key(proposal: Proposal) -> str:
-        return f"{manifest_id(proposal.parent_dir)}→{manifest_id(proposal.staging_dir)}"
+        return Carried(self.carry_path).get(manifest_id(proposal.parent_dir), manifest_id(proposal.staging_dir))
 
     async def confirm(self, proposal: Proposal, sample: Sample, steer: list[str] | None = None,
                       alpha_share: float = 1.0) -> GateVerdict:
@@ -272,7 +254,8 @@ class ExecutionGate:
             tally = tally.add(round_pairs, anchors)
             decision = confirm_rule(tally, rule)
             runs = {"parent": str(parent_dir), "staging": str(root / "staging")}
-        self._carry(proposal, tally if decision == "undecided" else None)
+        if decision == "undecided":  # a decided change's statistic goes once its record is written
+            Carried(self.carry_path).keep(manifest_id(proposal.parent_dir), manifest_id(proposal.staging_dir), tally)
         return self._verdict(decision, tally, rule, pairs, anchors, runs, carried)
 
     def _verdict(self, decision: Decision, tally: Tally, rule: ConfirmRule, pairs: list[Pair], anchors: list[str],
@@ -347,3 +330,4 @@ class ScreenStage:
             return GateVerdict.ok(GATE, "no replay screen (no epoch sample to replay)", stage="screen",
                                   fixes=0, breaks=0, fixed_tasks=None)
         return await b.gate.screen(proposal, b.sample, b.known)
+
