@@ -6,6 +6,10 @@ import textwrap
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+#: The shipped task directories: evolution pools and the held-out pools they never overlap.
+EVOLUTION_POOLS = [REPO / "tasks" / "pool", REPO / "tasks" / "small" / "pool"]
+HELDOUT_POOLS = [REPO / "tasks" / "heldout", REPO / "tasks" / "small" / "heldout"]
+SHIPPED_TASKS = sorted(t for d in (*EVOLUTION_POOLS, *HELDOUT_POOLS) for t in d.iterdir() if t.is_dir())
 #: The pool tasks of the evolve tests' shared sim run (tests/evolve/conftest.py).
 SAMPLED_TASKS = ["crm-contacts-dedup-by-email", "rotate-app-logs-retention", "textkit-slugify-accents",
                  "throttle-rejected-requests-count"]

@@ -7,19 +7,19 @@ import re
 import subprocess
 
 from harbor.models.trial.config import AgentConfig
-from testutil import REPO
+from testutil import REPO, SHIPPED_TASKS
 
 from modularrsi.tasks.check_forgery import ATTACKS, attack_script
 from modularrsi.tasks.trials import environment_config, run_trial
 
 VERDICT = REPO / "tasks" / "verdict.sh"
-SHIPPED = sorted(p for pool in ("pool", "heldout") for p in (REPO / "tasks" / pool).iterdir() if p.is_dir())
+SHIPPED = SHIPPED_TASKS
 #: A Python the verifier may start other than through verdict_python: a helper on stdin, or the code under test.
 ALLOWED_PYTHON = re.compile(r"python3 (-I -|/app/)")
 
 
 def test_every_shipped_verifier_sources_the_canonical_verdict_sh():
-    assert len(SHIPPED) == 64
+    assert len(SHIPPED) == 124  # 44 + 20 shipped first, 40 + 20 of the small-model tier
     canonical = VERDICT.read_bytes()
     stale = [p.name for p in SHIPPED if (p / "tests" / "verdict.sh").read_bytes() != canonical]
     assert not stale, f"tests/verdict.sh differs from tasks/verdict.sh (copy it over): {stale}"

@@ -1,0 +1,12 @@
+x_0 = 263  # line 1
+x_1 = 429  # line 2
+x_2 = 968  # line 3
+x_3 = 217  # line 4
+x_4 = 781  # line 5
+x_5 = 812  # line 6
+x_6 = 921  # line 7
+x_7 = 979  # line 8
+x_8 = 715  # line 9
+x_9 = 801  # line 10
+x_10 = 66  # line 11
+x_11 = 453  # line 12

@@ -1,0 +1,1 @@
+complete -W 'fmt lint pack' tk

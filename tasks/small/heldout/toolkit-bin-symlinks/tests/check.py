@@ -1,0 +1,75 @@
+import json, os, stat, sys
+
+FAILS = []
+
+
+def fail(msg):
+    FAILS.append(msg)
+
+
+def lines_of(path):
+    """The file's lines (a missing final newline is tolerated), or None when it is missing."""
+    if not os.path.isfile(path):
+        fail(f"{path} is missing")
+        return None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read().splitlines()
+
+
+def json_of(path):
+    if not os.path.isfile(path):
+        fail(f"{path} is missing")
+        return None
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except ValueError as exc:
+        fail(f"{path} is not valid JSON: {exc}")
+        return None
+
+
+def mode_of(path):
+    return stat.S_IMODE(os.lstat(path).st_mode)
+
+
+def expect_mode(path, want):
+    if not os.path.lexists(path):
+        fail(f"{path} is missing")
+    elif os.path.islink(path):
+        fail(f"{path} became a symlink")
+    elif mode_of(path) != want:
+        fail(f"{path}: mode {mode_of(path):04o}, expected {want:04o}")
+
+
+def expect_lines(path, want):
+    got = lines_of(path)
+    if got is not None and got != want:
+        fail(f"{path}: got {got[:12]!r}{' ...' if len(got) > 12 else ''}, expected {want[:12]!r}"
+             f"{' ...' if len(want) > 12 else ''}")
+
+
+def finish():
+    for m in FAILS:
+        print("FAIL:", m)
+    if FAILS:
+        sys.exit(1)
+    print("all checks passed")
+
+
+b = "/app/bin"
+have = set(os.listdir(b)) if os.path.isdir(b) else set()
+want = {"tk-fmt", "tk-lint", "tk-pack", "backup-home"}
+if have != want:
+    fail(f"/app/bin holds {sorted(have)}, expected {sorted(want)}")
+for n in ("tk-fmt", "tk-lint", "tk-pack"):
+    p = os.path.join(b, n)
+    if not os.path.islink(p):
+        fail(f"{p} is not a symlink")
+    elif os.readlink(p) != "/app/opt/toolkit-1.2/bin/" + n:
+        fail(f"{p} -> {os.readlink(p)!r}, expected '/app/opt/toolkit-1.2/bin/{n}'")
+p = os.path.join(b, "backup-home")
+if os.path.islink(p) or not os.path.isfile(p) or mode_of(p) != 0o755:
+    fail("/app/bin/backup-home was changed")
+for n in ("tk-fmt", "tk-lint", "tk-pack"):
+    expect_mode("/app/opt/toolkit-1.2/bin/" + n, 0o755)
+finish()

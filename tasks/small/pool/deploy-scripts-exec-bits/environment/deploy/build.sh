@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+make -C /srv/app dist

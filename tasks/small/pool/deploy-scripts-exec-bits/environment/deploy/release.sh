@@ -1,0 +1,4 @@
+#!/bin/bash
+set -e
+./build.sh
+rsync -a dist/ /srv/releases/

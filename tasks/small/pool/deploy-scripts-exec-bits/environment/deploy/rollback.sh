@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+ln -sfn "$1" /srv/current

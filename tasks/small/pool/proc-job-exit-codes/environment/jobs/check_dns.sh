@@ -1,0 +1,3 @@
+#!/bin/bash
+grep -q '^resolver ' state/resolv.txt || exit 5
+echo "dns ok"

@@ -1,0 +1,9 @@
+#!/bin/bash
+# Verifier for server-log-error-count
+. /tests/verdict.sh
+if verdict_python /tests/check.py; then
+  echo PASS
+  verdict_pass
+else
+  echo FAIL
+fi

@@ -1,0 +1,12 @@
+CREATE TABLE accounts (id INTEGER PRIMARY KEY, username TEXT NOT NULL, plan TEXT NOT NULL, country TEXT NOT NULL);
+INSERT INTO accounts VALUES (1, 'hito', 'premium', 'JP');
+INSERT INTO accounts VALUES (2, 'lbrandt', 'free', 'DE');
+INSERT INTO accounts VALUES (3, 'asadeghi', 'premium', 'IR');
+INSERT INTO accounts VALUES (4, 'zclark', 'team', 'GB');
+INSERT INTO accounts VALUES (5, 'bcosta', 'premium', 'BR');
+INSERT INTO accounts VALUES (6, 'mhorvat', 'free', 'HR');
+INSERT INTO accounts VALUES (7, 'cwei', 'premium', 'CN');
+INSERT INTO accounts VALUES (8, 'ivogel', 'team', 'AT');
+INSERT INTO accounts VALUES (9, 'dricci', 'premium', 'IT');
+INSERT INTO accounts VALUES (10, 'eberg', 'free', 'SE');
+INSERT INTO accounts VALUES (11, 'abanda', 'premium', 'CM');
