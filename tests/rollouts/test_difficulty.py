@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from testutil import REPO
 
 from modularrsi.rollouts.cli_difficulty import default_manifest
@@ -126,3 +127,27 @@ def test_bad_input_is_a_one_line_error(tmp_path):
     result = run_cli(tmp_path / "empty", "--models", "sim", "--out", tmp_path / "out")
     assert result.returncode == 2 and result.stderr.strip() == (
         f"error: {tmp_path / 'empty'}: no task in it (a task is a directory with a task.toml)")
+
+
+def test_a_real_model_is_measured_with_its_endpoint_key_and_temperature_from_config(tmp_path):
+    """`--config` gives every model's run its settings: the fake server gets the temperature, the key and the
+    turn limit the file names; the manifest records the success under the model's name."""
+    from modularrsi.models.fake_server import FakeOpenAIServer
+
+    pool = tmp_path / "pool"
+    shutil.copytree(REPO / "tasks" / "small" / "pool" / "package-release-tag", pool / "package-release-tag")
+    done = json.dumps({"analysis": "a", "plan": "p", "commands": [], "task_complete": True})
+    with FakeOpenAIServer(responder=lambda request: done) as server:
+        config = tmp_path / "model.yaml"
+        config.write_text(f"max_turns: 3\nroles:\n  agent: {{model: hosted_vllm/tiny, api_base: '{server.base_url}',"
+                          " api_key_env: MODULARRSI_DIFF_KEY, temperature: 0.3, max_retries: 0}\n")
+        result = subprocess.run([sys.executable, "-c", RUNNER, str(pool), "--config", str(config), "-k", "2", "-n",
+                                 "2", "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=600,
+                                env={**os.environ, "COLUMNS": "200", "MODULARRSI_DIFF_KEY": "sk-diff"})
+        assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+        assert server.requests and {r.get("temperature") for r in server.requests} == {0.3}
+        assert all("sk-diff" in str(h) for h in server.headers)
+    entry = load_manifest(pool / "manifest.json").tasks["package-release-tag"]
+    assert entry.success == {"hosted_vllm/tiny": {"attempts": 2, "passes": 0}}  # it claimed done, did nothing
+    run = tmp_path / "out" / model_slug("hosted_vllm/tiny")
+    assert yaml.safe_load((run / "config.yaml").read_text())["max_turns"] == 3

@@ -52,8 +52,12 @@ def default_out(pools: list[Path]) -> Path:
 
 def command(
     pools: Annotated[list[Path], typer.Argument(help="Task directories or directories of tasks.")],
-    models: Annotated[str, typer.Option("--models", "-m", help="Comma-separated models: sim, sim:perfect, "
-                                        "scripted:FILE.json, or LiteLLM names.")] = "sim",
+    models: Annotated[str | None, typer.Option("--models", "-m", help="Comma-separated models: sim, sim:perfect, "
+                                               "scripted:FILE.json, or LiteLLM names (default: the --config's "
+                                               "agent model, else sim).")] = None,
+    settings: Annotated[Path | None, typer.Option("--config", help="Run settings (YAML, as for `run`) every "
+                                                "model's run starts from: endpoint, key variable, temperature, "
+                                                "max_turns, timeout_multiplier.")] = None,
     attempts: Annotated[int, typer.Option("-k", "--attempts", help="Attempts per task and model.")] = 8,
     manifest: Annotated[Path | None, typer.Option("--manifest", help="Pool manifest (default POOL/manifest.json "
                                                   "when one POOL is given).")] = None,
@@ -67,12 +71,15 @@ def command(
     """Measure each task's success rate over several models; store it in the pool manifest."""
     from pydantic import ValidationError
 
+    from modularrsi.rollouts.config import RunConfig
     from modularrsi.rollouts.difficulty import DifficultyConfig, measure, parse_models
 
     try:
-        config = DifficultyConfig(pools=pools, models=parse_models(models), n=attempts, concurrency=concurrency,
+        template = RunConfig.load(settings) if settings else RunConfig()
+        names = models or (template.roles.agent.model if template.roles else template.model)
+        config = DifficultyConfig(pools=pools, models=parse_models(names), n=attempts, concurrency=concurrency,
                                   out=out or default_out(pools), manifest=manifest or default_manifest(pools),
-                                  seed=seed, env=env)
+                                  seed=seed, env=env, template=template)
         progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                             TimeElapsedColumn(), TextColumn("{task.fields[stats]}"), console=console)
         with progress:

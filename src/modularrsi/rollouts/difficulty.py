@@ -30,9 +30,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from modularrsi.models.roles import ModelSettings
 from modularrsi.rollouts.config import RunConfig
-from modularrsi.rollouts.preflight import check_models, check_tasks, is_sim
+from modularrsi.rollouts.preflight import check_models, check_tasks, is_sim, run_models
 from modularrsi.rollouts.results import RunResults
 from modularrsi.tasks.manifest import PoolManifest, TaskEntry, entry_for, load_manifest, save_manifest
 from modularrsi.tasks.model import discover, load_task
@@ -42,7 +41,7 @@ from modularrsi.util.files import write_json, write_yaml
 #: Run settings that must not change between a run directory's first and later invocations:
 #: finished trials made under other settings would be silently mixed in.
 FIXED_FIELDS = ("model", "seed", "env", "env_kwargs", "generation", "agent", "max_turns", "agent_kwargs",
-                "timeout_multiplier")
+                "timeout_multiplier", "roles")
 
 Observer = Callable[[str, dict], None]
 
@@ -59,6 +58,18 @@ class DifficultyConfig(BaseModel):
     manifest: Path = Field(description="The pool manifest to update.")
     seed: int = Field(default=0, description="Run seed of every model's run.")
     env: str = Field(default="local", description="local, a Harbor environment type, or module:Class.")
+    template: RunConfig = Field(default_factory=RunConfig, description="Run settings every model's run starts "
+                                "from (--config): the agent's endpoint, key variable and temperature "
+                                "(agent_kwargs or roles.agent), max_turns, timeout_multiplier, caps.")
+
+    def run_config(self, model: str, tasks: list[Path], concurrency: int) -> RunConfig:
+        """One model's run: the template's settings with this model as the agent (in ``roles.agent`` when
+        the template has roles, so its endpoint and call settings go with it)."""
+        data = self.template.dump()
+        if self.template.roles is not None:
+            data["roles"]["agent"]["model"] = model
+        return RunConfig.model_validate({**data, "tasks": [str(t) for t in tasks], "model": model, "k": self.n,
+                                         "concurrency": concurrency, "env": self.env, "seed": self.seed})
 
 
 @dataclass
@@ -167,7 +178,8 @@ async def measure(config: DifficultyConfig, observers: list[Observer] | None = N
     if len(set(slugs)) != len(slugs):
         raise UserError(f"--models {','.join(config.models)}: two models map to the same run directory "
                         f"name ({', '.join(slugs)})")
-    check_models([ModelSettings(model=m) for m in config.models])  # before anything is written
+    check_models([m for model in config.models for m in run_models(model, config.template.agent_kwargs,
+                  config.run_config(model, [], 1).roles)])  # before anything is written
     check_tasks(config.pools, sim=any(is_sim(m) for m in config.models))
     manifest = load_manifest(config.manifest)
     task_dirs = register_tasks(manifest, config.pools)
@@ -177,8 +189,7 @@ async def measure(config: DifficultyConfig, observers: list[Observer] | None = N
     plans = []
     for model, slug, share in zip(config.models, slugs, split_concurrency(config.concurrency, len(slugs)),
                                   strict=True):
-        run_config = RunConfig(tasks=[t.resolve() for t in task_dirs], model=model, k=config.n,
-                               concurrency=share, env=config.env, seed=config.seed)
+        run_config = config.run_config(model, [t.resolve() for t in task_dirs], share)
         prepare_run_dir(config.out / slug, run_config)
         plans.append((ModelRun(model, config.out / slug), run_config))
     report.runs = [run for run, _ in plans]
