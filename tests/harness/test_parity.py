@@ -145,7 +145,7 @@ async def test_a_context_overflow_is_summarised_as_terminus2_does(task_factory, 
 async def test_an_overflow_the_fallbacks_cannot_fix_goes_on_with_terminus2s_stock_reply(task_factory, tmp_path):
     """The summary, the short summary and the handoff itself all overflow: the turn goes on with
     "Technical difficulties…", which does not parse. gen_0 records the fallback compaction (a system
-    and a user step, see the README's deliberate differences); Terminus-2 records none."""
+    and a user step, see docs/terminus-2-parity.md, deliberate differences); Terminus-2 records none."""
     script = [reply([("echo done > /app/done.txt\n", 0.1)])] + [{"context_length": True}] * 4 + [
         reply([], done=True), reply([], done=True)]
     terminus, modular = await run_pair(task_factory(name="parity"), tmp_path, script)

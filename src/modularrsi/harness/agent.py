@@ -67,11 +67,12 @@ class ModularAgentOptions(AgentOptions):
                                           "request's max_tokens; a reply cut off there is a recorded outcome); "
                                           "None: the endpoint's own limit.")
     max_retries: int = Field(default=2, ge=0, description="Retries of a failed model call (rate limits, 5xx, "
-                             "timeouts; never client errors), 4 s apart at first (see the README's deliberate "
-                             "differences from Terminus-2).")
+                             "timeouts; never client errors), 4 s apart at first (a deliberate difference from "
+                             "Terminus-2: docs/terminus-2-parity.md).")
     record_terminal_session: bool = Field(default=False, description="Record the terminal with asciinema, "
                                           "started as Terminus-2 starts it (installs asciinema in the "
-                                          "environment when missing; off by default, see the README).")
+                                          "environment when missing; off by default: "
+                                          "docs/terminus-2-parity.md).")
     settle_s: float | None = Field(default=None, ge=0, description="After each keystroke batch's wait, keep "
                                    "waiting (at most this many seconds) until the shell's prompt is back or "
                                    "the foreground program waits for input, and the screen is still, so the "
