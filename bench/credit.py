@@ -48,6 +48,10 @@ METHODS = {"lanes": [], "joint": ["--joint"], "monolithic": ["--monolithic"], "n
 #: Ground truth: the modes each catalogue function undoes in the sim world (by the sim's own reactions).
 ADDRESSES: dict[str, set[str]] = {
     "requirements_recap": {"skip_requirement", "early_claim"},
+    # a plain challenge of a claim: the sim takes a dropped step back at recover_plain (0.1) per message
+    # after a claim, so one or two more challenges undo the two modes weakly (+0.068 Acc, 4 of 44 tasks up
+    # and none down in bench/mechanisms.py's default world)
+    "evidence_check": {"skip_requirement", "early_claim"},
     "outputs_checklist": {"skip_requirement", "early_claim"},
     "task_reminder": {"skip_requirement", "early_claim", "command_loop", "forgetting"},
     "loop_guard": {"command_loop"},
