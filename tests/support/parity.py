@@ -3,8 +3,9 @@
 Both agents talk to the project's fake OpenAI-compatible server over real HTTP through LiteLLM and
 run in LocalSandbox, each trial named by Harbor as ``harbor run`` names it (``<task>__<random>``, which
 is also the sandbox's host name, shown in every prompt's shell prompt); each run's host name is
-replaced by ``<host>`` in its requests and trajectories, so the two compare what a user's runs send.
-:func:`normalised` makes two ATIF
+replaced by ``<host>`` in its requests and trajectories, and the modification times ``ls -l`` prints by
+``<mtime>`` (the two runs may straddle a minute on a loaded machine), so the two compare what a user's
+runs send. :func:`normalised` makes two ATIF
 trajectories comparable field by field: timestamps and the random session id are replaced, and the
 fields each agent adds about itself (its name, version and ``extra`` tags) are set aside.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,8 @@ from modularrsi.tasks.trials import environment_config, run_trial
 
 #: What each run's own host name becomes in its requests and trajectories.
 HOST = "<host>"
+#: A modification time as ``ls -l`` prints it (``Dec  3 15:36``, or the year for an old file).
+MTIME = re.compile(r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d (?:\d\d:\d\d| \d{4})\b")
 #: Step ``extra`` keys ModularAgent adds (purpose tags and parse facts: the design records them).
 OWN_STEP_EXTRA = ("turn", "prompt_purpose", "purpose", "parse_error", "raw_reply")
 #: ``result.json`` agent-result fields both agents fill alike (``metadata`` describes each agent itself).
@@ -83,8 +87,8 @@ async def _run(task: Path, trials: Path, script: list, agent: AgentConfig) -> Ru
     host = hostname_for(outcome.trial_dir.name)
     assert host in requests, f"the host name {host!r} is in no request"
     agent_dir = outcome.trial_dir / "agent"
-    run = Run(outcome, json.loads(requests.replace(host, HOST)), agent_dir)
-    run.trajectories = {p.name: _replace(json.loads(p.read_text()), host, HOST)
+    run = Run(outcome, json.loads(MTIME.sub("<mtime>", requests.replace(host, HOST))), agent_dir)
+    run.trajectories = {p.name: _replace(json.loads(MTIME.sub("<mtime>", p.read_text())), host, HOST)
                         for p in sorted(agent_dir.glob("trajectory*.json"))}
     return run
 

@@ -36,7 +36,11 @@ async def resolve_tasks(config: RunConfig) -> list[tuple[str, TaskConfig]]:
     if config.dataset:
         name, _, version = config.dataset.partition("@")
         dataset = DatasetConfig(name=name, version=version or None, registry_path=config.registry_path)
-        tasks = await dataset.get_task_configs()
+        try:
+            tasks = await dataset.get_task_configs()
+        except (ValueError, KeyError, OSError) as exc:  # Harbor's own refusals: an unknown name or version
+            where = f" in {config.registry_path}" if config.registry_path else ""
+            raise UserError(f"--dataset {config.dataset}{where}: {exc}") from None
         return [(Path(str(t.path)).name, t) for t in tasks]
     if not config.tasks:
         raise UserError("no tasks: give --tasks PATH... or --dataset NAME@VERSION")
