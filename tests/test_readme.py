@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import typer
+import yaml
 from testutil import REPO
 from typer.testing import CliRunner
 
@@ -154,3 +155,38 @@ def test_the_local_server_quickstart_runs_as_written(tmp_path):
     results = RunResults.model_validate_json((out / "results.json").read_text())
     assert results.model == agent.model and not results.simulated
     assert len(results.attempts) == 1 and results.attempts[0].environment == "local"
+
+
+def test_the_api_model_quickstart_runs_against_the_fake_server(tmp_path):
+    """The README's first command — `modularrsi evolve --config configs/api-model.yaml` with the exported key —
+    with every role's endpoint pointed at the fake server and the sizes cut to one task each (the shipped sizes
+    are hours): the evolution completes, every role is called with its own model and the exported key."""
+    from modularrsi.models.fake_server import FakeOpenAIServer
+
+    block = next(body for _, body in FENCE.findall(README.read_text()) if "configs/api-model.yaml" in body)
+    words = next(shlex.split(line) for line in block.splitlines() if line.startswith("modularrsi evolve"))
+    assert words == ["modularrsi", "evolve", "--config", "configs/api-model.yaml"]
+    settings = yaml.safe_load((REPO / "configs" / "api-model.yaml").read_text())
+    done = json.dumps({"analysis": "a", "plan": "p", "commands": [], "task_complete": True})
+    review = json.dumps({"approve": False, "reason": "no causal chain"})
+
+    def respond(request: dict) -> str:
+        system = request["messages"][0]["content"]
+        return review if system.startswith("You review one proposed change") else done
+
+    with FakeOpenAIServer(responder=respond) as server:
+        for role in settings["roles"].values():
+            role["api_base"] = server.base_url
+        settings.update(tasks=[str(REPO / "tasks" / "small" / "pool" / "package-release-tag")],
+                        eval_tasks=[str(REPO / "tasks" / "small" / "heldout" / "script-name-initials")],
+                        modules=["completion"], k=1, eval_k=1, concurrency=2)
+        config = tmp_path / "api-model.yaml"
+        config.write_text(yaml.safe_dump(settings))
+        result = subprocess.run([sys.executable, "-m", "modularrsi.cli", *words[1:3], str(config), "--out",
+                                 str(tmp_path / "run")], cwd=REPO, capture_output=True, text=True, timeout=900,
+                                env={**os.environ, "COLUMNS": "200", "OPENAI_API_KEY": "sk-quickstart"})
+        assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+        asked = {r["model"] for r in server.requests if "messages" in r}
+        assert {h.get("authorization") for h in server.headers} == {"Bearer sk-quickstart"}
+    assert asked >= {"gpt-4o-mini"}  # the agent's model (the analyst and reviewer share it)
+    assert (tmp_path / "run" / "eval" / "eval.json").is_file() and (tmp_path / "run" / "frozen").is_dir()
