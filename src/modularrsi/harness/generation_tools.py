@@ -28,7 +28,6 @@ import ast
 import hashlib
 import os
 import shutil
-import tempfile
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -270,17 +269,10 @@ def _seal(path: Path, manifest: GenerationManifest, hashes: dict[str, str]) -> C
         changes.append("id re-computed")
     previous = (path / MANIFEST).read_bytes()
     if sealed.model_dump(exclude_unset=True) != manifest.model_dump(exclude_unset=True):
-        _replace_manifest(path, sealed)
+        sealed.write(path)
     try:
         generation = load_generation(path)
     except GenerationError as exc:  # a case the checks above missed: never leave it sealed
         (path / MANIFEST).write_bytes(previous)
         return CheckResult(path, [str(exc)], was=manifest.id)
     return CheckResult(path, generation=generation, was=manifest.id, changes=changes)
-
-
-def _replace_manifest(path: Path, manifest: GenerationManifest) -> None:
-    """Atomic: written beside the old one, then renamed over it."""
-    with tempfile.TemporaryDirectory(dir=path, prefix=".seal-") as tmp:
-        manifest.write(Path(tmp))
-        os.replace(Path(tmp) / MANIFEST, path / MANIFEST)

@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from modularrsi.util.errors import UserError
+from modularrsi.util.files import write_text
 
 FILE = "manifest.json"
 
@@ -84,8 +85,8 @@ class GenerationManifest(BaseModel):
             return None
 
     def write(self, generation_dir: Path) -> None:
-        text = json.dumps(self.model_dump(mode="json", exclude_unset=True), indent=2)
-        (generation_dir / FILE).write_text(text + "\n")
+        """Atomically (a reader sees the old manifest or the new one, never half of it)."""
+        write_text(generation_dir / FILE, json.dumps(self.model_dump(mode="json", exclude_unset=True), indent=2) + "\n")
 
     def entries(self) -> dict[str, FunctionEntry]:
         return {entry.key: entry for entry in self.functions}
