@@ -151,3 +151,68 @@ def test_a_real_model_is_measured_with_its_endpoint_key_and_temperature_from_con
     assert entry.success == {"hosted_vllm/tiny": {"attempts": 2, "passes": 0}}  # it claimed done, did nothing
     run = tmp_path / "out" / model_slug("hosted_vllm/tiny")
     assert yaml.safe_load((run / "config.yaml").read_text())["max_turns"] == 3
+
+
+def test_measurements_carry_over_in_the_manifest_and_are_saved_task_by_task(tmp_path):
+    """A long measurement spans machines: only the manifest travels. Each task is written to it as soon as its
+    attempts are done; a new machine (no run directory) measures only what the manifest lacks under the same
+    settings, and other settings measure again."""
+    pool = tmp_path / "pool"
+    for name in SHIPPED:
+        shutil.copytree(REPO / "tasks" / "pool" / name, pool / name)
+    args = [pool, "--models", "sim:perfect", "-k", 2, "-n", 1]
+    first = run_cli(*args, "--out", tmp_path / "machine1")
+    assert first.returncode == 0, first.stderr[-3000:]
+    measured = load_manifest(pool / "manifest.json")
+    fingerprints = {measured.tasks[n].measured_with["sim:perfect"] for n in SHIPPED}
+    assert len(fingerprints) == 1 and next(iter(fingerprints)).startswith("sha256:")
+
+    # Machine 2 lost one task's entry (say the run was cut off before it finished) and has no run directory.
+    measured.tasks[SHIPPED[1]].success = {}
+    measured.tasks[SHIPPED[1]].measured_with = {}
+    save_manifest(pool / "manifest.json", measured)
+    second = run_cli(*args, "--out", tmp_path / "machine2")
+    assert second.returncode == 0, second.stderr[-3000:]
+    assert "sim:perfect: 2 attempts (0 reused, 0 invalid: left out of the rates; 1 tasks carried over" in second.stdout
+    made = {p.parent.name for p in (tmp_path / "machine2").glob("*/trials/*/result.json")}
+    assert made == {f"{SHIPPED[1]}__a0", f"{SHIPPED[1]}__a1"}
+    after = load_manifest(pool / "manifest.json")
+    assert all(after.tasks[n].success["sim:perfect"] == {"attempts": 2, "passes": 2} for n in SHIPPED)
+
+    everything = run_cli(*args, "--out", tmp_path / "machine3")  # nothing left to measure
+    assert everything.returncode == 0 and "0 attempts" in everything.stdout
+    assert "2 tasks carried over" in everything.stdout
+    assert not (tmp_path / "machine3" / "sim-perfect" / "trials").exists()
+
+    other = tmp_path / "other.yaml"
+    other.write_text("max_turns: 3\n")
+    remeasured = run_cli(*args, "--config", other, "--out", tmp_path / "machine4")
+    assert remeasured.returncode == 0 and "carried over" not in remeasured.stdout
+    assert len(list((tmp_path / "machine4").glob("*/trials/*/result.json"))) == 4
+
+
+def test_each_task_reaches_the_manifest_when_its_attempts_finish(tmp_path):
+    """The manifest on disk holds a task as soon as its attempts are done, while the others still run."""
+    import asyncio
+
+    from modularrsi.rollouts.difficulty import DifficultyConfig, measure
+
+    pool = tmp_path / "pool"
+    for name in SHIPPED:
+        shutil.copytree(REPO / "tasks" / "pool" / name, pool / name)
+    seen: list[tuple[str, PoolManifest]] = []
+
+    def observer(event, data):
+        if event == "finished":
+            seen.append((data["attempt"].task, load_manifest(pool / "manifest.json")))
+
+    config = DifficultyConfig(pools=[pool], models=["sim:perfect"], n=2, concurrency=1, out=tmp_path / "out",
+                              manifest=pool / "manifest.json")
+    asyncio.run(measure(config, [observer]))
+    assert len(seen) == 4
+    first, on_disk = seen[1]
+    assert seen[0][0] == first  # concurrency 1: a task's attempts run one after the other
+    assert "sim:perfect" not in seen[0][1].tasks[first].success
+    assert on_disk.tasks[first].success["sim:perfect"] == {"attempts": 2, "passes": 2}
+    other = next(n for n in SHIPPED if n != first)
+    assert "sim:perfect" not in on_disk.tasks[other].success

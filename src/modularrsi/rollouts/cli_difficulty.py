@@ -93,8 +93,9 @@ def command(
 
     print_table(report, load_manifest(config.manifest))
     for run in report.runs:
+        carried = f"; {run.carried} tasks carried over in the manifest" if run.carried else ""
         console.print(f"{run.model}: {run.attempts} attempts ({run.reused} reused, {run.invalid} invalid: left "
-                      f"out of the rates) in {run.run_dir}", highlight=False)
+                      f"out of the rates{carried}) in {run.run_dir}", highlight=False)
     console.print(f"manifest: {config.manifest} ({report.manifest_hash[:19]}…) — report: "
                   f"{config.out / 'difficulty.json'}", highlight=False)
 

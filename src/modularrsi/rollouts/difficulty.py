@@ -16,13 +16,21 @@ Invariants recorded in the pool manifest (see :mod:`modularrsi.tasks.manifest`):
 
 The models run at the same time and share the ``concurrency`` budget (attempts in flight overall).
 
-Tasks excluded in the manifest are not measured. The manifest is saved after each model, so an
-interruption keeps what was measured.
+Tasks excluded in the manifest are not measured. The manifest is saved as soon as a task's ``n``
+attempts of a model are finished (and again when the model's run ends), so an interruption keeps every
+task measured so far. Each entry records the settings it was measured with
+(``measured_with[model]``: a fingerprint of :data:`FIXED_FIELDS`); a task whose entry already holds ``n``
+attempts of the model under the same settings, and of which the model's run directory holds no trial
+(a measurement carried over in the manifest from another machine or a deleted run directory), is not
+measured again. Where the run directory holds trials of a task, it stays the authority, as above.
 """
 
 from __future__ import annotations
 
 import asyncio
+import glob
+import hashlib
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -81,6 +89,7 @@ class ModelRun:
     attempts: int = 0
     reused: int = 0
     invalid: int = 0
+    carried: int = 0  # tasks not measured again: the manifest holds them under the same settings
 
 
 @dataclass
@@ -157,11 +166,29 @@ def prepare_run_dir(run_dir: Path, config: RunConfig) -> None:
     write_yaml(existing, config.dump())
 
 
-def record(manifest: PoolManifest, model: str, results: RunResults) -> None:
-    for row in results.per_task:
-        entry = manifest.tasks[row.task]
-        entry.success[model] = {"attempts": row.attempts - row.invalid, "passes": row.passes}  # valid ones only
-        update_rates(entry)
+def settings_fingerprint(config: RunConfig) -> str:
+    """A short hash of the settings a measurement depends on (:data:`FIXED_FIELDS`)."""
+    data = config.dump()
+    canonical = json.dumps({name: data.get(name) for name in FIXED_FIELDS}, sort_keys=True, default=str)
+    return "sha256:" + hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
+
+def carried_over(task: str, entry: TaskEntry, model: str, fingerprint: str, n: int, run_dir: Path) -> bool:
+    """True when the manifest already holds ``n`` attempts of ``model`` on ``task`` under the same settings
+    and the run directory has no trial of it (see the module docstring)."""
+    measured = entry.measured_with.get(model) == fingerprint and entry.success.get(model, {}).get("attempts", 0) >= n
+    return measured and not any((run_dir / "trials").glob(f"{glob.escape(task)}__a*"))
+
+
+def set_success(entry: TaskEntry, model: str, attempts: int, passes: int, fingerprint: str) -> None:
+    entry.success[model] = {"attempts": attempts, "passes": passes}
+    entry.measured_with[model] = fingerprint
+    update_rates(entry)
+
+
+def record(manifest: PoolManifest, model: str, results: RunResults, fingerprint: str) -> None:
+    for row in results.per_task:  # valid attempts only
+        set_success(manifest.tasks[row.task], model, row.attempts - row.invalid, row.passes, fingerprint)
 
 
 def split_concurrency(total: int, parts: int) -> list[int]:
@@ -189,28 +216,47 @@ async def measure(config: DifficultyConfig, observers: list[Observer] | None = N
     plans = []
     for model, slug, share in zip(config.models, slugs, split_concurrency(config.concurrency, len(slugs)),
                                   strict=True):
-        run_config = config.run_config(model, [t.resolve() for t in task_dirs], share)
-        prepare_run_dir(config.out / slug, run_config)
-        plans.append((ModelRun(model, config.out / slug), run_config))
-    report.runs = [run for run, _ in plans]
+        fingerprint = settings_fingerprint(config.run_config(model, [], share))
+        todo = [t for t in task_dirs
+                if not carried_over(t.name, manifest.tasks[t.name], model, fingerprint, config.n, config.out / slug)]
+        run_config = config.run_config(model, [t.resolve() for t in todo], share)
+        if todo:
+            prepare_run_dir(config.out / slug, run_config)
+        plans.append((ModelRun(model, config.out / slug, carried=len(task_dirs) - len(todo)), run_config,
+                      fingerprint))
+    report.runs = [run for run, _, _ in plans]
 
-    async def one(run: ModelRun, run_config: RunConfig) -> None:
+    async def one(run: ModelRun, run_config: RunConfig, fingerprint: str) -> None:
         from modularrsi.rollouts.run import execute
+
+        finished: dict[str, list] = {}
 
         def tagged(event: str, data: dict) -> None:
             if event == "finished":
                 run.attempts += 1
                 run.reused += int(data["reused"])
                 run.invalid += int(data["attempt"].invalid_reason is not None)
+                task_done(data["attempt"])
             for observer in observers or []:
                 observer(event, {**data, "model": run.model})
 
+        def task_done(attempt) -> None:  # a task's n attempts finished: into the manifest at once
+            mine = finished.setdefault(attempt.task, [])
+            mine.append(attempt)
+            if len(mine) == config.n:
+                valid = [a for a in mine if a.invalid_reason is None]
+                set_success(manifest.tasks[attempt.task], run.model, len(valid), sum(a.passed for a in valid),
+                            fingerprint)
+                report.manifest_hash = save_manifest(config.manifest, manifest)
+
+        if not run_config.tasks:
+            return  # every task carried over in the manifest
         tagged("model", {"run_dir": str(run.run_dir)})
         results = await execute(run_config, run.run_dir.resolve(), [tagged])
-        record(manifest, run.model, results)
+        record(manifest, run.model, results, fingerprint)
         report.manifest_hash = save_manifest(config.manifest, manifest)
 
-    outcomes = await asyncio.gather(*(one(run, run_config) for run, run_config in plans), return_exceptions=True)
+    outcomes = await asyncio.gather(*(one(*plan) for plan in plans), return_exceptions=True)
     for outcome in outcomes:  # every model that finished is recorded before the first failure is raised
         if isinstance(outcome, BaseException):
             raise outcome
@@ -230,5 +276,5 @@ def report_json(report: DifficultyReport, manifest: PoolManifest) -> dict:
     return {"manifest": str(report.manifest), "manifest_hash": report.manifest_hash,
             "simulated": any(r.model.startswith("sim") for r in report.runs),
             "runs": [{"model": r.model, "run_dir": str(r.run_dir), "attempts": r.attempts, "reused": r.reused,
-                      "invalid": r.invalid} for r in report.runs],
+                      "invalid": r.invalid, "carried_tasks": r.carried} for r in report.runs],
             "tasks": rows}

@@ -76,6 +76,7 @@ class TaskEntry(BaseModel):
     success: dict[str, dict[str, int]] = Field(default_factory=dict)
     success_rate: float | None = None
     success_ci95: list[float] | None = None
+    measured_with: dict[str, str] = Field(default_factory=dict)  # model -> settings fingerprint of its entry
     check: CheckRecord | None = None
 
 
