@@ -1,31 +1,38 @@
 #!/usr/bin/env bash
-# The small-model tier's measurements with a real local model, resumable: run it again and finished
-# attempts are reused (every step writes under runs/small-tier/).
+# The small-model tier's measurements with a real local model, resumable across sessions and machines:
+# run it again and finished work is reused. Trials go under runs/small-tier/ (kept on this machine only);
+# the measured success rates go into bench/small_tier/results/{pool,heldout}-manifest.json task by task
+# as each task's attempts finish - commit those files and another machine goes on from them.
 #
-#   LOCAL_MODEL=/path/to/local-model bench/small_tier/run.sh [difficulty|select|all]
+#   bench/small_tier/run.sh [difficulty|select|all]
 #
 # 1. difficulty: gen_0 with the model on every task of tasks/small/pool and tasks/small/heldout, K=4
-#    attempts each (the model's configured temperature), into runs/small-tier/{pool,heldout}-manifest.json.
+#    attempts each (the model's configured temperature).
 # 2. select: the evolution set from tasks/small/pool, medium-centred on the measured success rates.
-# LOCAL_MODEL names the script that serves the model on 127.0.0.1:8081 (`local-model start`); without
-# it the server must already answer there. PARALLEL (default 2) and N_CTX (default 16384) go to it.
+# The server: when nothing answers on 127.0.0.1:8081, bench/small_tier/serve.py is started with the
+# interpreter of `local-model fetch`'s venv (LOCAL_MODEL_HOME, default ~/.cache/local-model): 4 slots,
+# context-lookup speculative decoding. CONCURRENCY (default 4) attempts run at once.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export LITELLM_LOCAL_MODEL_COST_MAP=True HARBOR_TELEMETRY=0 LOCAL_MODEL_KEY=${LOCAL_MODEL_KEY:-local}
 OUT=runs/small-tier
-CONCURRENCY=${CONCURRENCY:-2}
-mkdir -p "$OUT"
+RESULTS=bench/small_tier/results
+CONCURRENCY=${CONCURRENCY:-4}
+HOME_DIR=${LOCAL_MODEL_HOME:-$HOME/.cache/local-model}
+mkdir -p "$OUT" "$RESULTS"
 step=${1:-all}
-if [ -n "${LOCAL_MODEL:-}" ]; then
-  PARALLEL=${PARALLEL:-2} N_CTX=${N_CTX:-16384} "$LOCAL_MODEL" start 1.5b 8081
+if ! curl -fsS http://127.0.0.1:8081/v1/models >/dev/null 2>&1; then
+  nohup "$HOME_DIR/venv/bin/python" bench/small_tier/serve.py --port 8081 > "$OUT/server.log" 2>&1 &
+  for _ in $(seq 1 120); do curl -fsS http://127.0.0.1:8081/v1/models >/dev/null 2>&1 && break; sleep 1; done
+  curl -fsS http://127.0.0.1:8081/v1/models >/dev/null || { echo "server did not start; see $OUT/server.log" >&2; exit 1; }
 fi
 if [ "$step" = difficulty ] || [ "$step" = all ]; then
   for part in pool heldout; do  # one manifest each: the selection reads only evolution tasks
     .venv/bin/modularrsi tasks difficulty "tasks/small/$part" --config bench/small_tier/agent.yaml -k 4 \
-      -n "$CONCURRENCY" --env local --manifest "$OUT/$part-manifest.json" --out "$OUT/difficulty-$part"
+      -n "$CONCURRENCY" --env local --manifest "$RESULTS/$part-manifest.json" --out "$OUT/difficulty-$part"
   done
 fi
 if [ "$step" = select ] || [ "$step" = all ]; then
-  .venv/bin/modularrsi tasks select tasks/small/pool --manifest "$OUT/pool-manifest.json" \
+  .venv/bin/modularrsi tasks select tasks/small/pool --manifest "$RESULTS/pool-manifest.json" \
     --distribution medium-centered --count 30 --holdout-fraction 0 --allow-shortfall
 fi

@@ -1,0 +1,70 @@
+"""Serve the local 1.5B model for the small-model tier as fast as these machines allow (llama.cpp).
+
+    $LOCAL_MODEL_HOME/venv/bin/python bench/small_tier/serve.py [--port 8081] [--parallel 4] [--n-ctx 40960]
+        [--spec ngram_mod|none]
+
+Runs in the foreground (start it with ``&`` or under ``nohup``) with the interpreter of the venv that
+``local-model fetch`` builds (it holds the ``xllamacpp`` wheel), on the GGUF that command downloads.
+Against ``local-model start`` it adds speculative decoding from the context itself (``ngram_mod``: draft
+tokens are looked up in what the conversation already holds, then verified by the model; sampling stays
+the model's own, so a measured success rate means the same), and room for one full attempt per slot
+(``--n-ctx`` is shared by the slots: 10 turns of Terminus-2 reach about 7.2 k prompt + 1 k reply tokens).
+Measured figures and the commands behind them: docs/benchmarks.md, "Small-model tier".
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+ALIAS = "qwen2.5-coder-1.5b-instruct-q4_k_m"
+
+
+def main() -> None:
+    home = Path(os.environ.get("LOCAL_MODEL_HOME", Path.home() / ".cache" / "local-model"))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--port", type=int, default=8081)
+    parser.add_argument("--parallel", type=int, default=4, help="slots decoded together")
+    parser.add_argument("--n-ctx", type=int, default=40960, help="context shared by the slots")
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--spec", default="ngram_mod", help="speculative decoding type, or none")
+    parser.add_argument("--model", type=Path, default=home / "models" / f"{ALIAS}.gguf")
+    args = parser.parse_args()
+    try:
+        import xllamacpp as xlc
+    except ImportError:
+        sys.exit(f"error: xllamacpp is not importable here; run this with {home}/venv/bin/python "
+                 "(made by `local-model fetch`)")
+    if not args.model.is_file():
+        sys.exit(f"error: {args.model}: no model file; run `local-model fetch 1.5b` first")
+    params = xlc.CommonParams()
+    params.model.path = str(args.model)
+    params.n_ctx = args.n_ctx
+    params.n_parallel = args.parallel
+    params.n_batch = params.n_ubatch = 512
+    params.cpuparams.n_threads = params.cpuparams_batch.n_threads = args.threads
+    params.hostnames = ["127.0.0.1"]
+    params.port = args.port
+    params.use_jinja = True
+    params.model_alias = {ALIAS}
+    if args.spec != "none":
+        kinds = xlc.common_speculative_type.__members__
+        name = "COMMON_SPECULATIVE_TYPE_" + args.spec.upper()
+        if name not in kinds:
+            sys.exit(f"error: --spec {args.spec}: unknown; use none or one of "
+                     + ", ".join(k.removeprefix("COMMON_SPECULATIVE_TYPE_").lower() for k in kinds))
+        params.speculative.types = [kinds[name]]
+    server = xlc.Server(params)  # noqa: F841 - serves until the process ends
+    print(f"ready: http://127.0.0.1:{args.port}/v1 model {ALIAS} parallel {args.parallel} n_ctx {args.n_ctx} "
+          f"spec {args.spec}", flush=True)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    while True:
+        time.sleep(3600)
+
+
+if __name__ == "__main__":
+    main()
