@@ -1,4 +1,4 @@
-"""Does the sim world respond to each catalogue mechanism? gen_0 vs gen_0 + one mechanism, paired seeds.
+"""Does a model respond to each catalogue mechanism? gen_0 vs gen_0 + one mechanism, paired seeds.
 
 For every mechanism of ``modularrsi.evolve.catalogue`` (right, inert and harmful alike; never a deliberately
 bad patch) this builds gen_0 + that mechanism with the
@@ -12,7 +12,17 @@ replies depend on what the terminal shows when it is read (timing, hence machine
 gives the noise floor of a paired difference. Numbers from ``sim`` say the machinery works, not what a real model
 would gain.
 
+With ``--config FILE`` (a ``run`` config naming a real model, e.g. ``bench/small_tier/agent.yaml``) the
+same table is the real ground truth of what helps that model: every variant replays gen_0's response
+cache (``replay_cache``: common random numbers, docs/evolve.md), so an attempt asks the model only from
+the first request that differs from its paired gen_0 attempt, and a mechanism that changes nothing
+changes no outcome. The repeat of gen_0 is then off unless ``--repeat`` is given (a real model's repeat
+costs a whole run). ``--manifest`` runs the manifest's train split of ``--tasks``.
+
     python bench/mechanisms.py [--tasks tasks/pool] [-k 3] [-n 8] [--seed 0] [--only trim_listing ...] [--out DIR]
+    python bench/mechanisms.py --config bench/small_tier/agent.yaml --tasks tasks/small/pool \
+        --manifest bench/small_tier/results/pool-manifest.json -k 3 -n 4 --env local \
+        --only json_repair evidence_check requirements_recap loop_guard tail_window task_reminder --out DIR
 """
 
 from __future__ import annotations
@@ -25,7 +35,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
+
+import yaml
 
 from modularrsi.evolve.catalogue import CATALOGUE
 from modularrsi.evolve.gates.stats import task_sign_test_p
@@ -35,12 +48,41 @@ from modularrsi.harness import BASELINE
 REPO = Path(__file__).resolve().parents[1]
 
 
-def run(generation: Path, out: Path, tasks: Path, k: int, n: int, seed: int) -> dict:
-    """One variant's run; an interrupted one (its directory there, no results yet) is resumed, not redone."""
-    fresh = ["--tasks", str(tasks), "-k", str(k), "-n", str(n), "--seed", str(seed), "--generation", str(generation),
-             "--out", str(out)]
+@dataclass
+class Setup:
+    """What every variant's run shares: tasks, attempts, seed, and (for a real model) its run config."""
+
+    tasks: list[Path]
+    k: int
+    n: int
+    seed: int
+    config: Path | None = None
+    manifest: Path | None = None
+    env: str | None = None
+
+    def model(self) -> str:
+        data = yaml.safe_load(self.config.read_text()) if self.config else {}
+        agent = (data.get("roles") or {}).get("agent") or {}
+        return agent.get("model") or data.get("model") or "sim"
+
+
+def run(generation: Path, out: Path, setup: Setup, replay: Path | None = None) -> dict:
+    """One variant's run; an interrupted one (its directory there, no results yet) is resumed, not redone.
+    ``replay``: the paired gen_0 run's response cache (a real model's common random numbers)."""
+    fresh = ["--tasks", *map(str, setup.tasks), "-k", str(setup.k), "-n", str(setup.n), "--seed", str(setup.seed),
+             "--generation", str(generation), "--out", str(out)]
+    fresh += ["--manifest", str(setup.manifest)] if setup.manifest else []
+    fresh += ["--env", setup.env] if setup.env else []
+    if setup.config:
+        settings = yaml.safe_load(setup.config.read_text()) or {}
+        if replay is not None:
+            settings["replay_cache"] = str(replay)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        variant_config = out.with_suffix(".yaml")
+        variant_config.write_text(yaml.safe_dump(settings, sort_keys=False))
+        fresh += ["--config", str(variant_config)]
     cmd = [sys.executable, "-m", "modularrsi.cli", "run", *(["--resume", str(out)] if out.exists() else fresh)]
-    env = {**os.environ, "HARBOR_TELEMETRY": "0", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    env = {"LOCAL_MODEL_KEY": "local", **os.environ, "HARBOR_TELEMETRY": "0", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
     done = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=REPO)
     if done.returncode != 0:
         raise SystemExit(f"run failed for {generation}:\n{done.stderr[-2000:]}")
@@ -108,10 +150,12 @@ def signal_table(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n(per attempt; obs KB = mean size of an observation message)"
 
 
-def main(tasks: Path, k: int, n: int, seed: int, only: list[str], out: Path | None) -> None:
+def main(setup: Setup, only: list[str], out: Path | None, repeat: bool | None) -> None:
     root = out or Path(tempfile.mkdtemp(prefix="bench-mechanisms-"))
     root.mkdir(parents=True, exist_ok=True)
-    editor = SimEditor(seed=seed, bad_rate=0.0)
+    model = setup.model()
+    simulated = model.startswith("sim")
+    editor = SimEditor(seed=setup.seed, bad_rate=0.0)
     variants = [("gen_0", BASELINE)]
     for tag, entry in CATALOGUE.items():
         if not only or tag in only:
@@ -119,13 +163,16 @@ def main(tasks: Path, k: int, n: int, seed: int, only: list[str], out: Path | No
             if not (staging / "manifest.json").is_file():
                 editor.propose(entry.module, tag, BASELINE, staging, force="good")
             variants.append((tag, staging))
-    variants.append(("gen_0 (repeat)", BASELINE))  # last: also shows drift in machine load over the bench
+    if simulated if repeat is None else repeat:
+        variants.append(("gen_0 (repeat)", BASELINE))  # last: also shows drift in machine load over the bench
     rows, started = [], time.monotonic()
+    replay = root / "run_gen_0" / "cache.sqlite" if setup.config and not simulated else None
     for name, generation in variants:
         t0 = time.monotonic()
         out = root / ("run_" + re.sub(r"\W+", "_", name).strip("_"))
         done = out / "results.json"  # a finished variant (this --out before) is read, not run again
-        results = json.loads(done.read_text()) if done.is_file() else run(generation, out, tasks, k, n, seed)
+        paired = replay if name not in ("gen_0", "gen_0 (repeat)") else None
+        results = json.loads(done.read_text()) if done.is_file() else run(generation, out, setup, paired)
         rows.append({"name": name, "overall": results["overall"], "outcomes": outcomes(results),
                      "signals": signals(out)})
         print(f"  {name}: {time.monotonic() - t0:.0f} s", file=sys.stderr)
@@ -137,9 +184,10 @@ def main(tasks: Path, k: int, n: int, seed: int, only: list[str], out: Path | No
         row["tasks_up"], row["tasks_down"] = task_flips(base["outcomes"], row["outcomes"])
         row["p"] = task_sign_test_p(row["tasks_up"], row["tasks_down"])
     o = base["overall"]
-    print(f"gen_0 vs gen_0 + one catalogue mechanism; sim model (simulated: these numbers test the machinery, "
-          f"not a real model); {o['tasks']} tasks x k={k}, run seed {seed} (paired attempt seeds); "
-          f"{time.monotonic() - started:.0f} s\n")
+    label = ("sim model (simulated: these numbers test the machinery, not a real model)" if simulated else
+             f"model {model}" + (" (variants replay gen_0's response cache: common random numbers)" if replay else ""))
+    print(f"gen_0 vs gen_0 + one catalogue mechanism; {label}; {o['tasks']} tasks x k={setup.k}, run seed "
+          f"{setup.seed} (paired attempt seeds); {time.monotonic() - started:.0f} s\n")
     print(table(rows, base))
     print()
     print(signal_table(rows))
@@ -148,12 +196,18 @@ def main(tasks: Path, k: int, n: int, seed: int, only: list[str], out: Path | No
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tasks", type=Path, default=REPO / "tasks" / "pool")
+    parser.add_argument("--tasks", type=Path, nargs="+", default=[REPO / "tasks" / "pool"])
     parser.add_argument("-k", type=int, default=3)
     parser.add_argument("-n", type=int, default=8, help="concurrent attempts")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--config", type=Path, help="run config of a real model (default: the sim model)")
+    parser.add_argument("--manifest", type=Path, help="run the train split of this pool manifest")
+    parser.add_argument("--env", help="environment of the trials (default: run's)")
+    parser.add_argument("--repeat", action=argparse.BooleanOptionalAction, default=None,
+                        help="run gen_0 again last (default: with sim only)")
     parser.add_argument("--only", nargs="*", default=[], help="catalogue tags to bench (default: all)")
     parser.add_argument("--out", type=Path, help="run directories here (default: a new temporary directory); "
                         "variants already finished there are read, not run again")
     args = parser.parse_args()
-    main(args.tasks, args.k, args.n, args.seed, args.only, args.out)
+    main(Setup(args.tasks, args.k, args.n, args.seed, args.config, args.manifest, args.env), args.only, args.out,
+         args.repeat)

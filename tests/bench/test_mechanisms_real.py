@@ -1,0 +1,44 @@
+"""bench/mechanisms.py with a real model's config: each variant replays gen_0's replies (common random numbers),
+so an inert mechanism asks the model nothing new and one that changes the conversation asks from there on."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from testutil import REPO
+
+from modularrsi.models.fake_server import FakeOpenAIServer
+
+TASK = REPO / "tasks" / "small" / "pool" / "package-release-tag"
+
+
+def test_variants_replay_gen0_and_call_the_model_only_where_they_differ(tmp_path):
+    done = json.dumps({"analysis": "a", "plan": "p", "commands": [], "task_complete": True})
+    with FakeOpenAIServer(responder=lambda request: done) as server:
+        config = tmp_path / "model.yaml"
+        config.write_text(f"max_turns: 4\nroles:\n  agent: {{model: hosted_vllm/tiny, api_base: '{server.base_url}',"
+                          " api_key_env: MODULARRSI_BENCH_KEY, temperature: 0.7, max_retries: 0}\n")
+        calls = []
+
+        def bench(*only):
+            result = subprocess.run(
+                [sys.executable, str(REPO / "bench" / "mechanisms.py"), "--config", str(config), "--tasks", str(TASK),
+                 "-k", "1", "-n", "1", "--env", "local", "--only", *only, "--out", str(tmp_path / "out")],
+                capture_output=True, text=True, timeout=600, cwd=REPO,
+                env={**os.environ, "MODULARRSI_BENCH_KEY": "sk-bench"})
+            assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
+            calls.append(len(server.requests))
+            return result.stdout
+
+        inert = bench("trim_listing")  # gen_0, then a variant whose requests are gen_0's own
+        assert "model hosted_vllm/tiny" in inert and "common random numbers" in inert and "simulated" not in inert
+        assert "gen_0 (repeat)" not in inert
+        assert calls[0] == 2  # gen_0: the claim and its confirmation; the variant replayed both
+        challenged = bench("trim_listing", "evidence_check")  # finished variants are read, not run again
+        assert calls[1] > calls[0]  # the challenge after the claim is a new conversation: asked from there on
+        first_new = server.requests[calls[0]]["messages"]
+        assert len(first_new) > 1 and "task_complete" in first_new[1]["content"]  # not from the first turn
+        assert "evidence_check" in challenged
