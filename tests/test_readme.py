@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import typer
 import yaml
-from testutil import REPO
+from testutil import REPO, claim_and_refuse
 from typer.testing import CliRunner
 
 from modularrsi.cli import app
@@ -167,14 +167,8 @@ def test_the_api_model_quickstart_runs_against_the_fake_server(tmp_path):
     words = next(shlex.split(line) for line in block.splitlines() if line.startswith("modularrsi evolve"))
     assert words == ["modularrsi", "evolve", "--config", "configs/api-model.yaml"]
     settings = yaml.safe_load((REPO / "configs" / "api-model.yaml").read_text())
-    done = json.dumps({"analysis": "a", "plan": "p", "commands": [], "task_complete": True})
-    review = json.dumps({"approve": False, "reason": "no causal chain"})
 
-    def respond(request: dict) -> str:
-        system = request["messages"][0]["content"]
-        return review if system.startswith("You review one proposed change") else done
-
-    with FakeOpenAIServer(responder=respond) as server:
+    with FakeOpenAIServer(responder=claim_and_refuse) as server:
         for role in settings["roles"].values():
             role["api_base"] = server.base_url
         settings.update(tasks=[str(REPO / "tasks" / "small" / "pool" / "package-release-tag")],

@@ -4,11 +4,17 @@
 # the measured success rates go into bench/small_tier/results/{pool,heldout}-manifest.json task by task
 # as each task's attempts finish - commit those files and another machine goes on from them.
 #
-#   bench/small_tier/run.sh [difficulty|select|all]
+#   bench/small_tier/run.sh [difficulty|select|mechanisms|evolve|all]
 #
 # 1. difficulty: gen_0 with the model on every task of tasks/small/pool and tasks/small/heldout, K=4
 #    attempts each (the model's configured temperature).
 # 2. select: the evolution set from tasks/small/pool, medium-centred on the measured success rates.
+# 3. mechanisms: the real ground truth - gen_0 against gen_0 + each catalogue mechanism that could matter
+#    for this model, on the evolution set, K=3, paired (bench/mechanisms.py); the table into
+#    bench/small_tier/results/mechanisms.txt.
+# 4. evolve: the two arms (bench/small_tier/evolve-llm.yaml, evolve-catalogue.yaml), each with its
+#    held-out evaluation against gen_0; each arm's eval.json and what it promoted into results/.
+# Every step is resumable; a step whose inputs are missing says so.
 # The server: when nothing answers on 127.0.0.1:8081, bench/small_tier/serve.py is started with the
 # interpreter of `local-model fetch`'s venv (LOCAL_MODEL_HOME, default ~/.cache/local-model): 4 slots,
 # context-lookup speculative decoding. CONCURRENCY (default 4) attempts run at once.
@@ -34,5 +40,20 @@ if [ "$step" = difficulty ] || [ "$step" = all ]; then
 fi
 if [ "$step" = select ] || [ "$step" = all ]; then
   .venv/bin/modularrsi tasks select tasks/small/pool --manifest "$RESULTS/pool-manifest.json" \
-    --distribution medium-centered --count 30 --holdout-fraction 0 --allow-shortfall
+    --distribution medium-centered --count 20 --holdout-fraction 0 --allow-shortfall
+fi
+if [ "$step" = mechanisms ] || [ "$step" = all ]; then
+  .venv/bin/python bench/mechanisms.py --config bench/small_tier/agent.yaml --tasks tasks/small/pool \
+    --manifest "$RESULTS/pool-manifest.json" -k 3 -n "$CONCURRENCY" --env local --out "$OUT/mechanisms" \
+    --only json_repair lenient_parse evidence_check requirements_recap loop_guard tail_window task_reminder \
+    | tee "$RESULTS/mechanisms.txt"
+fi
+if [ "$step" = evolve ] || [ "$step" = all ]; then
+  for arm in llm catalogue; do
+    dir="$OUT/evolve-$arm"
+    if [ -f "$dir/config.yaml" ]; then where=(--resume "$dir"); else where=(--out "$dir"); fi
+    .venv/bin/modularrsi evolve --config "bench/small_tier/evolve-$arm.yaml" "${where[@]}"
+    mkdir -p "$RESULTS/evolve-$arm"
+    for f in eval/eval.json history.jsonl; do [ -f "$dir/$f" ] && cp "$dir/$f" "$RESULTS/evolve-$arm/"; done
+  done
 fi

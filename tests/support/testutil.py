@@ -68,3 +68,13 @@ async def run(loop):
         await loop.execute(reply)
     return Ending("completed", loop.state.turn)
 '''
+
+
+def claim_and_refuse(request: dict) -> str:
+    """A fake server's answer for every role: the agent claims completion at once, the reviewer refuses
+    (no causal chain), so an evolution completes quickly and promotes nothing."""
+    import json
+
+    if request["messages"][0]["content"].startswith("You review one proposed change"):
+        return json.dumps({"approve": False, "reason": "no causal chain"})
+    return json.dumps({"analysis": "a", "plan": "p", "commands": [], "task_complete": True})
