@@ -13,6 +13,8 @@ A refused reply is put in the first class that explains it:
 
 - ``raw-control-char``: the reply's first JSON object parses once raw newlines or tabs inside its
   strings are allowed (``json.loads(strict=False)``): the model wrote multi-line strings unescaped;
+- ``invalid-escape``: it parses once every backslash JSON does not allow (``\\'``, ``\\;``, ``\\.``) is
+  doubled: the model escaped a shell character inside a keystroke string;
 - ``valid-object-later``: the first object does not parse, but a later one (opening a line or a
   ```` ```json ```` fence) does and holds ``commands`` (the model nested or repeated its answer inside a
   string of the first);
@@ -30,6 +32,14 @@ import sys
 from collections import Counter
 from datetime import datetime
 from pathlib import Path
+
+ESCAPE = re.compile(r"\\(.)", re.DOTALL)  # left to right, so an escaped backslash is consumed whole
+
+
+def double_bad_escapes(text: str) -> str:
+    """Every backslash JSON does not allow before its next character, doubled."""
+    return ESCAPE.sub(lambda m: m.group(0) if m.group(1) in '"\\/bfnrtu' else "\\\\" + m.group(1), text)
+
 
 LINE_OBJECT = re.compile(r"(?:^|\n)(?:```(?:json)?\s*)?(\{)")
 
@@ -65,6 +75,8 @@ def refusal_class(reply: str, completion_tokens: int, cap: int) -> str:
     body = first_object(reply)
     if body is not None and loads(body, True) is None and isinstance(loads(body, False), dict):
         return "raw-control-char"
+    if body is not None and isinstance(loads(double_bad_escapes(body), False), dict):
+        return "invalid-escape"
     for match in LINE_OBJECT.finditer(reply):  # objects opening a line (or a fence) after the first one
         if match.start(1) <= reply.find("{"):
             continue

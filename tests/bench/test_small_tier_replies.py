@@ -54,3 +54,11 @@ def test_a_run_is_summarised_from_its_trials(tmp_path, capsys):
     assert figures["wall_hours"] == 1.0 and figures["attempts_per_hour"] == 2.0 and figures["most_at_once"] == 2
     assert "attempts_per_hour" in capsys.readouterr().out
     assert replies.main([str(tmp_path / "empty")]) == 2
+
+
+def test_an_invalid_escape_is_told_from_an_escaped_backslash():
+    reply = '{"analysis": "a", "plan": "p", "commands": [{"keystrokes": "find . -exec rm {} \\\\;\\n"}]}'
+    assert json.loads(reply)  # "\\\\;" is an escaped backslash and a ';': valid JSON
+    assert replies.double_bad_escapes(r'"a \' b \\ c \n"') == r'"a \\' + "'" + r' b \\ c \n"'
+    broken = '{"analysis": "a", "plan": "p", "commands": [{"keystrokes": "python3 -c \'open(\\\'x\\\')\'\\n"}]}'
+    assert replies.refusal_class(broken, 40, cap=1024) == "invalid-escape"
