@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from harbor.agents.terminus_2.terminus_json_plain_parser import TerminusJSONPlainParser
 from testutil import REPO, SHIPPED_TASKS
 
 from modularrsi.evolve.catalogue import CATALOGUE, REGRESSIONS, CatalogueError, for_module, source
@@ -220,6 +221,23 @@ def test_json_repair_recovers_only_replies_cut_after_their_commands(tmp_path):
     assert fn.call("parse")(full[:40], ctx_for(fn)).error  # how sim truncates: before any command
     commas = fn.call("parse")('{"analysis": "a", "plan": "p", "commands": [{"keystrokes": "ls\\n",},],}', ctx_for(fn))
     assert commas.error is None and commas.actions[0].keystrokes == "ls\n"
+
+
+def test_json_repair_escapes_raw_line_breaks_and_keeps_invalid_escapes_literally(tmp_path):
+    """What a small model writes: a multi-line analysis, a shell's \\; inside a keystroke string."""
+    fn = loaded(tmp_path, "terminus_json_repair")
+    reply = ('{"analysis": "line one\nline two", "plan": "p", "commands": [{"keystrokes": '
+             '"find . -name \'*.tmp\' -exec rm {} \\;\\n", "duration": 0.1}], "task_complete": false}')
+    assert TerminusJSONPlainParser().parse_response(reply).error  # Terminus-2 refuses it
+    repaired = fn.call("parse")(reply, ctx_for(fn))
+    assert repaired.error is None and repaired.analysis == "line one\nline two"
+    assert repaired.actions == (Action("find . -name '*.tmp' -exec rm {} \\;\n", 0.1),)
+    assert "escaped line breaks" in repaired.warning and "literal backslashes" in repaired.warning
+    valid = json.dumps({"analysis": "a", "plan": "p", "commands": [{"keystrokes": "echo a\\\\b\n", "duration": 0.1}]})
+    same = fn.call("parse")(valid, ctx_for(fn))
+    assert same.warning is None and same.actions[0].keystrokes == "echo a\\\\b\n"  # valid escapes untouched
+    nested = '{"analysis": "a", "plan": "run "ls" first", "commands": []}'
+    assert fn.call("parse")(nested, ctx_for(fn)).error  # an unescaped quote is not guessed at
 
 
 TOGETHER = ("evidence_check", "requirements_recap", "loop_guard", "task_reminder", "trim_listing",

@@ -13,7 +13,9 @@ ROLE = "core"
 DESCRIPTION = (
     "The Terminus-2 JSON schema {analysis, plan, commands[{keystrokes, duration}], task_complete}, parsed "
     "with Harbor's parser, executed through tmux like the baseline. When a reply does not parse, it first "
-    "tries to recover the intended JSON: trailing commas are removed, and a reply cut off after its "
+    "tries to recover the intended JSON: raw line breaks and tabs inside strings are escaped, a backslash "
+    "JSON does not allow (as in a shell's \\; or \\') is kept as a literal backslash, trailing commas are "
+    "removed, and a reply cut off after its "
     "commands array is completed (open string closed, a partial trailing member dropped, open brackets "
     "closed). It never guesses commands: a reply cut inside or before its commands is left to the normal "
     "parse-error feedback. A repaired reply runs with a warning. Helps when replies are cut off at the "
@@ -22,6 +24,8 @@ DESCRIPTION = (
 PARAMETERS = {"max_duration_sec": 60}
 
 LITERALS = ("true", "false", "null")
+CONTROL = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+JSON_ESCAPES = '"\\/bfnrtu'
 TRAILING_COMMA = re.compile(r",(\s*[}\]])")
 
 
@@ -66,11 +70,13 @@ def repair(text):
     start = text.find("{")
     if start < 0:
         return None, ""
-    body = text[start:]
+    body, notes = _normalise_strings(text[start:])
     stack, in_string, member_start, end = _scan(body)
     if end is not None:
         fixed = _strip_trailing_commas(body[:end])
-        return (fixed, "removed trailing commas") if fixed != body[:end] else (None, "")
+        if fixed != body[:end]:
+            notes.append("removed trailing commas")
+        return (fixed, "; ".join(notes)) if notes else (None, "")
     if stack != ["{"]:
         return None, ""
     tail = body[member_start:]
@@ -85,7 +91,37 @@ def repair(text):
         return None, ""
     if not isinstance(data.get("commands"), list):
         return None, ""
-    return candidate, "completed a reply that was cut off after its commands"
+    return candidate, "; ".join([*notes, "completed a reply that was cut off after its commands"])
+
+
+def _normalise_strings(body):
+    """Raw line breaks and tabs inside strings escaped, and backslashes JSON does not allow doubled (kept
+    literally); (text, what was done)."""
+    out, notes, in_string, i = [], [], False, 0
+    while i < len(body):
+        ch = body[i]
+        if in_string and ch == "\\":
+            nxt = body[i + 1:i + 2]
+            if nxt and nxt in JSON_ESCAPES:
+                out.append(ch + nxt)
+                i += 2
+                continue
+            out.append("\\\\" if nxt else ch)
+            _note(notes, "kept invalid escapes as literal backslashes")
+        elif in_string and ch in CONTROL:
+            out.append(CONTROL[ch])
+            _note(notes, "escaped line breaks inside strings")
+        else:
+            out.append(ch)
+            if ch == '"':
+                in_string = not in_string
+        i += 1
+    return "".join(out), notes
+
+
+def _note(notes, note):
+    if note not in notes:
+        notes.append(note)
 
 
 def _scan(body):
