@@ -107,6 +107,8 @@ def test_html_is_self_contained_and_navigable(synthetic_run):
     assert html.count("<svg") >= 6
     promoted = [c for c in _lines(synthetic_run / "history.jsonl") if c["outcome"] == "promoted"]
     assert html.count('<pre class="diff">') == len(promoted)
+    for change in promoted:  # who wrote each promoted change: a model, or the offline catalogue editor
+        assert f"<td>written by</td><td>{change['editor']}</td>" in html
 
 
 def test_plain_run_and_eval_directories(synthetic_run):

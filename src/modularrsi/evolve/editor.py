@@ -77,7 +77,7 @@ class Editor(Protocol):
 class SimEditorRole:
     """The offline editor: a catalogue mechanism per direction (see :mod:`.sim_editor`)."""
 
-    name = "sim-editor"
+    name = "catalogue-editor"  # its edits are catalogue mechanisms, never a model's own
 
     def __init__(self, seed: int = 0, bad_rate: float = 0.25):
         self.editor = SimEditor(seed=seed, bad_rate=bad_rate)

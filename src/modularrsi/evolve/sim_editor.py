@@ -131,7 +131,8 @@ class SimEditor:
         elif kind == "task_specific_hack":
             edit.sources[key] = add_task_hack(edit.sources[key], rng.choice(HACK_TARGETS))
         # the manifest must not reveal the bad kind: gates see only what a real editor would leave
-        gen_id = edit.write(Path(staging_dir), parent.id, f"sim-editor: {mechanism_tag}", raw=kind == "syntax_error")
+        gen_id = edit.write(Path(staging_dir), parent.id, f"catalogue-editor: {mechanism_tag}",
+                            raw=kind == "syntax_error")
         changed, diff = generation_diff(Path(parent_generation_dir), Path(staging_dir))
         return EditorProposal(module=direction_module, mechanism=mechanism_tag, function=key,
                               files_changed=changed, diff=diff, description=description, parent_id=parent.id,

@@ -156,6 +156,7 @@ def diffs_section(report: Report) -> Section | None:
                                                      for g in change.gates])
         evidence = table(["", ""], [["direction", esc(change.direction)], ["summary", esc(change.summary)],
                                     ["vote", f"{change.vote:.2f}"], ["supporting tasks", esc(", ".join(change.tasks))],
+                                    ["written by", esc(change.editor)],
                                     ["editor's description", esc(change.description)],
                                     ["files", esc(", ".join(change.files))],
                                     ["promoted as", esc(change.promoted_as or "—")], ["fate", esc(change.fate)]])
