@@ -44,6 +44,7 @@ from modularrsi.evolve.catalogue import CATALOGUE
 from modularrsi.evolve.gates.stats import task_sign_test_p
 from modularrsi.evolve.sim_editor import SimEditor
 from modularrsi.harness import BASELINE
+from modularrsi.util.files import write_text
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -150,7 +151,16 @@ def signal_table(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n(per attempt; obs KB = mean size of an observation message)"
 
 
-def main(setup: Setup, only: list[str], out: Path | None, repeat: bool | None) -> None:
+def ground_truth(rows: list[dict], setup: Setup, model: str, replayed: bool) -> dict:
+    """The table as data (``--json``): what ``bench/small_tier/summary.py`` judges promoted changes by."""
+    keep = ("name", "overall", "wins", "losses", "tasks_up", "tasks_down", "p")
+    return {"model": model, "simulated": model.startswith("sim"), "replayed": replayed,
+            "tasks": rows[0]["overall"]["tasks"], "k": setup.k, "seed": setup.seed,
+            "rows": [{key: row[key] for key in keep} | {"delta_acc": row["overall"]["acc"] - rows[0]["overall"]["acc"]}
+                     for row in rows]}
+
+
+def main(setup: Setup, only: list[str], out: Path | None, repeat: bool | None, as_json: Path | None = None) -> None:
     root = out or Path(tempfile.mkdtemp(prefix="bench-mechanisms-"))
     root.mkdir(parents=True, exist_ok=True)
     model = setup.model()
@@ -192,6 +202,8 @@ def main(setup: Setup, only: list[str], out: Path | None, repeat: bool | None) -
     print()
     print(signal_table(rows))
     print(f"\nrun directories: {root}")
+    if as_json:
+        write_text(as_json, json.dumps(ground_truth(rows, setup, model, replay is not None), indent=2) + "\n")
 
 
 if __name__ == "__main__":
@@ -208,6 +220,8 @@ if __name__ == "__main__":
     parser.add_argument("--only", nargs="*", default=[], help="catalogue tags to bench (default: all)")
     parser.add_argument("--out", type=Path, help="run directories here (default: a new temporary directory); "
                         "variants already finished there are read, not run again")
+    parser.add_argument("--json", type=Path, help="also write the table as JSON here (the ground truth that "
+                        "bench/small_tier/summary.py reads)")
     args = parser.parse_args()
     main(Setup(args.tasks, args.k, args.n, args.seed, args.config, args.manifest, args.env), args.only, args.out,
-         args.repeat)
+         args.repeat, args.json)

@@ -4,16 +4,18 @@
 # the measured success rates go into bench/small_tier/results/{pool,heldout}-manifest.json task by task
 # as each task's attempts finish - commit those files and another machine goes on from them.
 #
-#   bench/small_tier/run.sh [difficulty|select|mechanisms|evolve|all]
+#   bench/small_tier/run.sh [difficulty|select|mechanisms|evolve|summary|all]
 #
 # 1. difficulty: gen_0 with the model on every task of tasks/small/pool and tasks/small/heldout, K=4
 #    attempts each (the model's configured temperature).
 # 2. select: the evolution set from tasks/small/pool, medium-centred on the measured success rates.
 # 3. mechanisms: the real ground truth - gen_0 against gen_0 + each catalogue mechanism that could matter
 #    for this model, on the evolution set, K=3, paired (bench/mechanisms.py); the table into
-#    bench/small_tier/results/mechanisms.txt.
+#    bench/small_tier/results/mechanisms.txt (and .json, the ground truth the summary judges by).
 # 4. evolve: the two arms (bench/small_tier/evolve-llm.yaml, evolve-catalogue.yaml), each with its
 #    held-out evaluation against gen_0; each arm's eval.json and what it promoted into results/.
+# 5. summary: both arms side by side against the ground truth (bench/small_tier/summary.py) into
+#    results/summary.md, with each arm's results/evolve-<arm>/arm.json.
 # Every step is resumable; a step whose inputs are missing says so.
 # The server: when nothing answers on 127.0.0.1:8081, bench/small_tier/serve.py is started with the
 # interpreter of `local-model fetch`'s venv (LOCAL_MODEL_HOME, default ~/.cache/local-model): 4 slots,
@@ -46,7 +48,7 @@ if [ "$step" = mechanisms ] || [ "$step" = all ]; then
   .venv/bin/python bench/mechanisms.py --config bench/small_tier/agent.yaml --tasks tasks/small/pool \
     --manifest "$RESULTS/pool-manifest.json" -k 3 -n "$CONCURRENCY" --env local --out "$OUT/mechanisms" \
     --only json_repair lenient_parse evidence_check requirements_recap loop_guard tail_window task_reminder \
-    | tee "$RESULTS/mechanisms.txt"
+    --json "$RESULTS/mechanisms.json" | tee "$RESULTS/mechanisms.txt"
 fi
 if [ "$step" = evolve ] || [ "$step" = all ]; then
   for arm in llm catalogue; do
@@ -56,4 +58,8 @@ if [ "$step" = evolve ] || [ "$step" = all ]; then
     mkdir -p "$RESULTS/evolve-$arm"
     for f in eval/eval.json history.jsonl; do [ -f "$dir/$f" ] && cp "$dir/$f" "$RESULTS/evolve-$arm/"; done
   done
+fi
+if [ "$step" = summary ] || [ "$step" = all ]; then
+  .venv/bin/python bench/small_tier/summary.py --arm "llm=$OUT/evolve-llm" --arm "catalogue=$OUT/evolve-catalogue" \
+    --mechanisms "$RESULTS/mechanisms.json" --results "$RESULTS"
 fi

@@ -26,7 +26,8 @@ def test_variants_replay_gen0_and_call_the_model_only_where_they_differ(tmp_path
         def bench(*only):
             result = subprocess.run(
                 [sys.executable, str(REPO / "bench" / "mechanisms.py"), "--config", str(config), "--tasks", str(TASK),
-                 "-k", "1", "-n", "1", "--env", "local", "--only", *only, "--out", str(tmp_path / "out")],
+                 "-k", "1", "-n", "1", "--env", "local", "--only", *only, "--out", str(tmp_path / "out"),
+                 "--json", str(tmp_path / "truth.json")],
                 capture_output=True, text=True, timeout=600, cwd=REPO,
                 env={**os.environ, "MODULARRSI_BENCH_KEY": "sk-bench"})
             assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
@@ -42,3 +43,6 @@ def test_variants_replay_gen0_and_call_the_model_only_where_they_differ(tmp_path
         first_new = server.requests[calls[0]]["messages"]
         assert len(first_new) > 1 and "task_complete" in first_new[1]["content"]  # not from the first turn
         assert "evidence_check" in challenged
+        truth = json.loads((tmp_path / "truth.json").read_text())  # the table as data, for summary.py
+        assert [row["name"] for row in truth["rows"]] == ["gen_0", "evidence_check", "trim_listing"]
+        assert truth["model"] == "hosted_vllm/tiny" and truth["replayed"] and not truth["simulated"]

@@ -1,0 +1,205 @@
+"""The small tier's evolution arms side by side, judged against the real ground truth.
+
+For each arm (an ``evolve`` run with the local model as the agent: the LLM editor, or the offline catalogue
+editor) this reads the run directory and writes ``<results>/evolve-<arm>/arm.json``: what it proposed and
+how each proposal ended, what it promoted, the frozen library against gen_0 on the held-out tier, and what
+it cost (trials, tokens, hours with trials running). Then it renders every arm found under ``<results>`` as
+one markdown page (stdout and ``<results>/summary.md``), judging each promoted function by the ground truth
+(``bench/mechanisms.py --json`` on the same model and evolution set: does that mechanism help, do nothing
+or harm this model), so the committed results re-render on a machine without the runs.
+
+A promoted function is judged by its catalogue mechanism's row: **right** when more tasks rose than fell
+and the sign test over tasks gives p <= ``--alpha``, **harmful** when more fell with p <= alpha, **inert**
+otherwise; a function that is no catalogue mechanism (the model's own) has no row and says so - its
+effect is the held-out row. A run that promoted nothing, or whose held-out difference is not significant,
+says what stopped it.
+
+    python bench/small_tier/summary.py --arm llm=runs/small-tier/evolve-llm \\
+        --arm catalogue=runs/small-tier/evolve-catalogue [--mechanisms bench/small_tier/results/mechanisms.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from datetime import datetime
+from pathlib import Path
+
+from modularrsi.evolve.catalogue import CATALOGUE
+from modularrsi.evolve.history import Change, History
+from modularrsi.util.files import write_text
+
+HERE = Path(__file__).resolve().parent
+TAG_OF = {mechanism.name: tag for tag, mechanism in CATALOGUE.items()}
+CATALOGUE_EDITOR = "catalogue-editor"
+
+
+def written_functions(change: Change) -> list[str]:
+    """The function files a change wrote, as ``module/name``."""
+    return [f.removeprefix("modules/").removesuffix(".py") for f in change.files if f.startswith("modules/")]
+
+
+def judge(function: str, truth: dict | None, alpha: float) -> dict:
+    """The ground truth's verdict on one promoted function (``module/name``)."""
+    tag = TAG_OF.get(function.split("/")[-1])
+    row = next((r for r in (truth or {}).get("rows", []) if r["name"] == tag), None) if tag else None
+    if tag is None:
+        return {"function": function, "tag": None, "verdict": "own mechanism (no ground-truth row)"}
+    if row is None:
+        return {"function": function, "tag": tag, "verdict": "not measured" if truth is None else
+                "not in the ground truth"}
+    up, down, p = row["tasks_up"], row["tasks_down"], row["p"]
+    verdict = "right" if up > down and p <= alpha else "harmful" if down > up and p <= alpha else "inert"
+    return {"function": function, "tag": tag, "verdict": verdict, "tasks_up": up, "tasks_down": down, "p": p,
+            "delta_acc": row["delta_acc"]}
+
+
+def busy_hours(run: Path) -> tuple[int, float]:
+    """Trials run (held-out evaluation included) and the hours in which at least one was running: the union
+    of their intervals, so the idle time between resumed sessions is not counted."""
+    spans = []
+    for path in run.rglob("trials/*/result.json"):
+        result = json.loads(path.read_text())
+        if result.get("started_at") and result.get("finished_at"):
+            spans.append((datetime.fromisoformat(result["started_at"]), datetime.fromisoformat(result["finished_at"])))
+    total, end = 0.0, None
+    for start, finish in sorted(spans):
+        if end is None or start > end:
+            total, end = total + (finish - start).total_seconds(), finish
+        elif finish > end:
+            total, end = total + (finish - end).total_seconds(), finish
+    return len(spans), total / 3600
+
+
+def directions(run: Path) -> int:
+    return sum(len(json.loads(p.read_text())["directions"]) for p in run.glob("lanes/*/epoch_*/directions.json"))
+
+
+def stopped_by(arm: dict) -> str | None:
+    """Why a run shows no significant held-out gain; None when it does."""
+    held = arm.get("heldout")
+    if arm["promoted"] and held and held["sign_test_p"] < 0.05 and held["delta_acc"] > 0:
+        return None
+    if not arm["directions"]:
+        return "no direction: the analysis found no harness-caused failure shared by enough tasks"
+    outcomes = arm["outcomes"]
+    if not arm["promoted"] and outcomes.get("editor_failed", 0) == arm["proposals"]:
+        return "editor failure: no proposal was finished"
+    if not arm["promoted"]:
+        gates = ", ".join(f"{gate} {n}" for gate, n in sorted(arm["rejected_by"].items()))
+        return f"gate rejection: nothing promoted ({gates or 'no gate reached'})"
+    if held is None:
+        return "not evaluated yet: the frozen library has no held-out evaluation"
+    return (f"no held-out effect: difference {held['delta_acc']:+.3f}, sign test over tasks "
+            f"p = {held['sign_test_p']:.3g}")
+
+
+def arm_summary(run: Path) -> dict:
+    """What one evolution run did, as data (``arm.json``)."""
+    changes = list(History(run / "history.jsonl").changes.values())
+    promoted = [c for c in changes if c.outcome == "promoted" and c.fate == "kept"]
+    editors = sorted({c.editor for c in changes if c.editor})
+    budget = json.loads((run / "budget.json").read_text())["spent"] if (run / "budget.json").is_file() else {}
+    trials, hours = busy_hours(run)
+    arm = {"run": str(run), "editors": editors, "catalogue_editor": CATALOGUE_EDITOR in editors,
+           "directions": directions(run), "proposals": len(changes),
+           "outcomes": dict(Counter(c.outcome for c in changes)),
+           "rejected_by": dict(Counter(c.rejected_by for c in changes if c.rejected_by)),
+           "promoted": [{"id": c.id, "module": c.module, "mechanism": c.mechanism, "editor": c.editor,
+                         "functions": written_functions(c)} for c in promoted],
+           "cost": {"trials": trials, "hours": round(hours, 3), "tokens": budget.get("tokens"),
+                    "calls": budget.get("calls")},
+           "heldout": None}
+    evaluation = run / "eval" / "eval.json"
+    if evaluation.is_file():
+        e = json.loads(evaluation.read_text())
+        acc = next(d for d in e["deltas"] if d["metric"] == "acc")
+        arm["heldout"] = {"model": e["model"], "simulated": e["simulated"], "tasks": e["tasks"], "k": e["k"],
+                          "baseline": {m: e["baseline"][m] for m in ("acc", "pass_at_k", "pass_hat_k", "mean_steps",
+                                                                     "tokens")},
+                          "candidate": {m: e["candidate"][m] for m in ("acc", "pass_at_k", "pass_hat_k",
+                                                                       "mean_steps", "tokens")},
+                          "delta_acc": acc["diff"], "delta_acc_ci95": acc["ci95"], "sign_test_p": e["sign_test_p"],
+                          "fixed": e["fixed"], "broken": e["broken"], "unchanged": e["unchanged"]}
+    arm["stopped_by"] = stopped_by(arm)
+    return arm
+
+
+def editor_label(arm: dict) -> str:
+    if arm["catalogue_editor"]:
+        return "catalogue editor (offline: the catalogue's functions, never the model's own edits)"
+    return ", ".join(arm["editors"]) or "no editor called"
+
+
+def render(arms: dict[str, dict], truth: dict | None, alpha: float) -> str:
+    lines = ["# The small tier: evolution arms against the ground truth", ""]
+    models = sorted({arm["heldout"]["model"] for arm in arms.values() if arm["heldout"]})
+    if models:
+        lines += [f"Agent model: {', '.join(models)}. Held-out: the frozen library against gen_0, paired (same "
+                  "seeds); gen_0 → frozen in each column; hours are those with trials running.", ""]
+    if truth:
+        lines.append(f"Ground truth: `bench/mechanisms.py`, model {truth['model']}"
+                     f"{' (simulated)' if truth['simulated'] else ''}, {truth['tasks']} tasks x k={truth['k']}, "
+                     f"a mechanism is right / harmful when tasks rose / fell with sign-test p <= {alpha}.")
+    else:
+        lines.append("Ground truth: not measured yet (`bench/small_tier/run.sh mechanisms`); promoted functions "
+                     "are not judged.")
+    lines += ["", "| arm | editor | directions | proposals | promoted | held-out ΔAcc [95 %] | fixed / broken "
+              "| sign p | Pass@k | Pass^k | steps | held-out tokens | trials | hours | what stopped it |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for name, arm in arms.items():
+        h = arm["heldout"]
+        held = ("not evaluated", "-", "-", "-", "-", "-", "-") if h is None else (
+            f"{h['delta_acc']:+.3f} [{h['delta_acc_ci95'][0]:+.3f}, {h['delta_acc_ci95'][1]:+.3f}]",
+            f"{h['fixed']} / {h['broken']}", f"{h['sign_test_p']:.3g}",
+            f"{h['baseline']['pass_at_k']:.2f} → {h['candidate']['pass_at_k']:.2f}",
+            f"{h['baseline']['pass_hat_k']:.2f} → {h['candidate']['pass_hat_k']:.2f}",
+            f"{h['baseline']['mean_steps']:.2f} → {h['candidate']['mean_steps']:.2f}",
+            f"{h['baseline']['tokens']:,} → {h['candidate']['tokens']:,}")
+        cost = arm["cost"]
+        lines.append(f"| {name} | {editor_label(arm)} | {arm['directions']} | {arm['proposals']} | "
+                     f"{len(arm['promoted'])} | " + " | ".join(held) + f" | {cost['trials']} | {cost['hours']:.2f} | "
+                     f"{arm['stopped_by'] or 'significant held-out gain'} |")
+    lines += ["", "| arm | change | function | mechanism | ground truth | tasks +/- | p |",
+              "|---|---|---|---|---|---|---|"]
+    for name, arm in arms.items():
+        for change in arm["promoted"]:
+            for f in (judge(function, truth, alpha) for function in change["functions"]):
+                measured = (f"{f['tasks_up']} / {f['tasks_down']}", f"{f['p']:.3g}") if "p" in f else ("-", "-")
+                lines.append(f"| {name} | {change['id']} | {f['function']} | {f['tag'] or '-'} | {f['verdict']} | "
+                             + " | ".join(measured) + " |")
+    if not any(arm["promoted"] for arm in arms.values()):
+        lines.append("| - | nothing promoted | | | | | |")
+    if any(arm["heldout"] and arm["heldout"]["simulated"] for arm in arms.values()):
+        lines += ["", "**sim model**: these numbers test the machinery, not a real model."]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--arm", action="append", default=[], metavar="NAME=RUN",
+                        help="collect this evolve run as arm NAME (repeatable)")
+    parser.add_argument("--mechanisms", type=Path, default=HERE / "results" / "mechanisms.json")
+    parser.add_argument("--results", type=Path, default=HERE / "results")
+    parser.add_argument("--alpha", type=float, default=0.1)
+    args = parser.parse_args()
+    truth = json.loads(args.mechanisms.read_text()) if args.mechanisms.is_file() else None
+    for spec in args.arm:
+        name, _, run = spec.partition("=")
+        if not name or not run:
+            parser.error(f"--arm {spec!r}: expected NAME=RUN_DIR")
+        if not (Path(run) / "history.jsonl").is_file():
+            print(f"arm {name}: {run} has no history.jsonl yet (run `bench/small_tier/run.sh evolve`); skipped")
+            continue
+        write_text(args.results / f"evolve-{name}" / "arm.json",
+                   json.dumps(arm_summary(Path(run)), indent=2) + "\n")
+    arms = {p.parent.name.removeprefix("evolve-"): json.loads(p.read_text())
+            for p in sorted(args.results.glob("evolve-*/arm.json"))}
+    text = render(arms, truth, args.alpha)
+    write_text(args.results / "summary.md", text)
+    print(text, end="")
+
+
+if __name__ == "__main__":
+    main()

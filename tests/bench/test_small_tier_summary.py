@@ -1,0 +1,119 @@
+"""bench/small_tier/summary.py: each arm's promoted functions judged by the ground truth, its held-out row,
+its cost, and - for a null result - what stopped it."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+
+import pytest
+from testutil import REPO
+
+from modularrsi.evolve.history import Change
+
+spec = importlib.util.spec_from_file_location("summary", REPO / "bench" / "small_tier" / "summary.py")
+summary = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(summary)
+
+TRUTH = {"model": "openai/tiny", "simulated": False, "replayed": True, "tasks": 20, "k": 3, "seed": 0, "rows": [
+    {"name": "gen_0", "tasks_up": 0, "tasks_down": 0, "p": 1.0, "delta_acc": 0.0},
+    {"name": "json_repair", "tasks_up": 6, "tasks_down": 0, "p": 0.031, "delta_acc": 0.2},
+    {"name": "loop_guard", "tasks_up": 1, "tasks_down": 1, "p": 1.0, "delta_acc": 0.0},
+    {"name": "tail_window", "tasks_up": 0, "tasks_down": 5, "p": 0.0625, "delta_acc": -0.15}]}
+
+
+def change(ident: str, outcome: str, files: list[str], editor: str = "llm-editor:openai/tiny", **fields) -> str:
+    return Change(id=ident, lane=ident.split("/")[0], epoch=0, module=ident.split("/")[0], editor=editor,
+                  outcome=outcome, files=files, **fields).model_dump_json()
+
+
+def trial(run, name: str, start: str, end: str) -> None:
+    path = run / "trials" / name / "result.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"started_at": f"2026-12-04T{start}:00Z", "finished_at": f"2026-12-04T{end}:00Z"}))
+
+
+def make_run(root, changes: list[str], directions: int = 1, heldout: dict | None = None):
+    root.mkdir(parents=True)
+    (root / "history.jsonl").write_text("\n".join(changes) + "\n")
+    epoch = root / "lanes" / "tool_use" / "epoch_0"
+    epoch.mkdir(parents=True)
+    (epoch / "directions.json").write_text(json.dumps({"directions": [{"id": f"d{i}"} for i in range(directions)]}))
+    (root / "budget.json").write_text(json.dumps({"spent": {"calls": 40, "tokens": 123456, "cost_usd": 0.0}}))
+    trial(root, "a__a0", "10:00", "11:00")  # overlapping attempts count once, the idle gap not at all
+    trial(root, "a__a1", "10:30", "11:30")
+    trial(root / "eval" / "candidate", "b__a0", "14:00", "14:30")
+    if heldout is not None:
+        side = {"acc": 0.2, "pass_at_k": 0.3, "pass_hat_k": 0.1, "mean_steps": 7.0, "tokens": 1000}
+        (root / "eval" / "eval.json").write_text(json.dumps({
+            "model": "openai/tiny", "simulated": False, "tasks": 20, "k": 3, "baseline": side,
+            "candidate": {**side, "acc": 0.2 + heldout["diff"]}, "sign_test_p": heldout["p"],
+            "deltas": [{"metric": "acc", "diff": heldout["diff"],
+                        "ci95": [heldout["diff"] - 0.1, heldout["diff"] + 0.1]}],
+            "fixed": heldout["fixed"], "broken": 0, "unchanged": 20 - heldout["fixed"]}))
+    return root
+
+
+def test_promoted_functions_are_judged_by_their_mechanisms_row():
+    assert summary.judge("tool_use/terminus_json_repair", TRUTH, 0.1)["verdict"] == "right"
+    assert summary.judge("agent_loop/loop_guard", TRUTH, 0.1)["verdict"] == "inert"
+    assert summary.judge("observation/tail_window", TRUTH, 0.1)["verdict"] == "harmful"
+    assert summary.judge("observation/tail_window", TRUTH, 0.05)["verdict"] == "inert"  # not significant at 0.05
+    assert summary.judge("tool_use/fix_my_json", TRUTH, 0.1)["verdict"].startswith("own mechanism")
+    assert summary.judge("completion/evidence_check", TRUTH, 0.1)["verdict"] == "not in the ground truth"
+    assert summary.judge("completion/evidence_check", None, 0.1)["verdict"] == "not measured"
+
+
+@pytest.mark.parametrize(("changes", "directions", "heldout", "stopped"), [
+    ([], 0, None, "no direction"),
+    ([change("tool_use/e0/d0-0", "editor_failed", [])], 1, None, "editor failure"),
+    ([change("tool_use/e0/d0-0", "rejected", ["modules/tool_use/x.py"], rejected_by="execution")], 1, None,
+     "gate rejection: nothing promoted (execution 1)"),
+    ([change("tool_use/e0/d0-0", "promoted", ["modules/tool_use/x.py"])], 1, {"diff": 0.05, "p": 0.5, "fixed": 2},
+     "no held-out effect: difference +0.050"),
+    ([change("tool_use/e0/d0-0", "promoted", ["modules/tool_use/x.py"])], 1, None, "not evaluated yet"),
+    ([change("tool_use/e0/d0-0", "promoted", ["modules/tool_use/x.py"])], 1, {"diff": 0.3, "p": 0.01, "fixed": 7},
+     None),
+])
+def test_a_null_result_says_what_stopped_it(tmp_path, changes, directions, heldout, stopped):
+    arm = summary.arm_summary(make_run(tmp_path / "run", changes, directions, heldout))
+    assert arm["stopped_by"] == stopped if stopped is None else arm["stopped_by"].startswith(stopped)
+
+
+def test_arms_are_collected_and_rendered_side_by_side_from_the_committed_results(tmp_path):
+    llm = make_run(tmp_path / "evolve-llm", [
+        change("tool_use/e0/d0-0", "promoted", ["manifest.json", "modules/tool_use/fix_my_json.py"]),
+        change("tool_use/e0/d0-1", "rejected", ["modules/tool_use/y.py"], rejected_by="review")],
+        heldout={"diff": 0.1, "p": 0.2, "fixed": 3})
+    catalogue = make_run(tmp_path / "evolve-catalogue", [
+        change("tool_use/e0/d0-0", "promoted", ["manifest.json", "modules/tool_use/terminus_json_repair.py"],
+               editor="catalogue-editor"),
+        change("completion/e0/d0-0", "promoted", ["modules/completion/evidence_check.py"], editor="catalogue-editor",
+               fate="reverted by integration")],
+        heldout={"diff": 0.3, "p": 0.004, "fixed": 8})
+    truth, results = tmp_path / "mechanisms.json", tmp_path / "results"
+    truth.write_text(json.dumps(TRUTH))
+
+    def run(*arms):
+        done = subprocess.run([sys.executable, str(REPO / "bench" / "small_tier" / "summary.py"), *arms,
+                               "--mechanisms", str(truth), "--results", str(results)],
+                              capture_output=True, text=True, timeout=120, cwd=REPO)
+        assert done.returncode == 0, done.stderr[-3000:]
+        return done.stdout
+
+    run("--arm", f"llm={llm}", "--arm", f"catalogue={catalogue}", "--arm", f"later={tmp_path / 'none'}")
+    arm = json.loads((results / "evolve-catalogue" / "arm.json").read_text())
+    assert arm["catalogue_editor"] and arm["cost"] == {"trials": 3, "hours": 2.0, "tokens": 123456, "calls": 40}
+    assert [c["functions"] for c in arm["promoted"]] == [["tool_use/terminus_json_repair"]]  # the reverted one left
+    assert not (results / "evolve-later").exists()
+    page = run()  # the runs are not needed to render again
+    assert page == (results / "summary.md").read_text()
+    rows = {line.split(" | ")[0].lstrip("| "): line for line in page.splitlines() if line.count(" | ") > 10}
+    assert "catalogue editor (offline" in rows["catalogue"] and "llm-editor:openai/tiny" in rows["llm"]
+    assert "+0.300 [+0.200, +0.400]" in rows["catalogue"] and "significant held-out gain" in rows["catalogue"]
+    assert "no held-out effect" in rows["llm"]
+    judged = [line for line in page.splitlines() if "terminus_json_repair" in line or "fix_my_json" in line]
+    assert "| right | 6 / 0 | 0.031 |" in judged[0] and "own mechanism" in judged[1]
+    assert "simulated" not in page and "sim model" not in page
