@@ -1,14 +1,17 @@
 """Attempts per hour of the local model at concurrency 1, 2 and 4 on the same tasks, resumable.
 
-    python bench/small_tier/speed.py [--tasks T...] [--levels 1 2 4] [--out runs/small-tier/speed]
+    python bench/small_tier/speed.py [--tasks T...] [-k 1] [--levels 1 2 4] [--spec ngram_mod none]
+        [--out runs/small-tier/speed]
 
-One ``modularrsi run`` of gen_0 per concurrency level on the same small-tier tasks (K=1 each, the
-settings of ``bench/small_tier/agent.yaml``), against whatever server answers on 127.0.0.1:8081 (start
-it as ``bench/small_tier/run.sh`` does, with the slots and speculative decoding to measure). Each
-level's run directory is ``OUT/c<level>``; running again finishes an interrupted level and reuses the
-finished ones. Printed per level, from the trials themselves (``replies.py``): attempts per hour of wall
-time, completion tokens per hour (steadier than attempts: the model's attempts differ in length), the
-prefix-cache share, and both rates as ratios to the lowest level of the same invocation.
+One ``modularrsi run`` of gen_0 per server setting and concurrency level on the same small-tier tasks (K
+attempts each, the settings of ``bench/small_tier/agent.yaml``). For each ``--spec`` (speculative decoding
+of ``bench/small_tier/serve.py``, or ``none``) it starts that server on 127.0.0.1:8081 with as many slots as
+the highest level, runs the levels, and stops it; with ``--spec external`` it uses whatever server already
+answers there. Each run directory is ``OUT/<spec>/c<level>``; running again finishes an interrupted run
+and reuses the finished ones. Printed per run, from the trials themselves (``replies.py``): attempts per
+hour of wall time, completion tokens per hour (steadier than attempts: the model's attempts differ in
+length), the prefix-cache share, and both rates as ratios to the first row (the lowest level of the first
+setting).
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ import argparse
 import os
 import subprocess
 import sys
+import time
+import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 from replies import attempt, summary, trials_under
@@ -25,11 +31,50 @@ ROOT = Path(__file__).resolve().parents[2]
 TASKS = ("csv-sum-paid-invoices", "git-init-first-commit", "csv-dedupe-signups", "deploy-scripts-exec-bits")
 
 
-def run_level(level: int, tasks: list[str], out: Path) -> Path:
-    run_dir = out / f"c{level}"
+SERVER = "http://127.0.0.1:8081/v1/models"
+
+
+def answering() -> bool:
+    try:
+        with urllib.request.urlopen(SERVER, timeout=5):
+            return True
+    except OSError:
+        return False
+
+
+@contextmanager
+def server(spec: str, slots: int, log: Path):
+    """``serve.py`` with this speculative decoding and ``slots`` slots for the duration, or (``external``)
+    whatever answers already."""
+    if spec == "external":
+        if not answering():
+            sys.exit(f"error: --spec external: nothing answers on {SERVER}")
+        yield
+        return
+    if answering():
+        sys.exit(f"error: a server already answers on {SERVER}; stop it, or measure it with --spec external")
+    home = Path(os.environ.get("LOCAL_MODEL_HOME", Path.home() / ".cache" / "local-model"))
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("w") as sink:
+        process = subprocess.Popen([str(home / "venv" / "bin" / "python"), str(ROOT / "bench/small_tier/serve.py"),
+                                    "--spec", spec, "--parallel", str(slots)], stdout=sink, stderr=subprocess.STDOUT)
+    try:
+        for _ in range(240):
+            if answering():
+                break
+            if process.poll() is not None:
+                sys.exit(f"error: serve.py --spec {spec} exited; see {log}")
+            time.sleep(1)
+        yield
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+
+
+def run_level(level: int, tasks: list[str], k: int, run_dir: Path) -> Path:
     where = ["--resume", str(run_dir)] if (run_dir / "config.yaml").is_file() else ["--out", str(run_dir)]
     command = [str(ROOT / ".venv" / "bin" / "modularrsi"), "run", "--config", str(ROOT / "bench/small_tier/agent.yaml"),
-               "--tasks", *[str(ROOT / "tasks/small/pool" / t) for t in tasks], "-k", "1", "-n", str(level),
+               "--tasks", *[str(ROOT / "tasks/small/pool" / t) for t in tasks], "-k", str(k), "-n", str(level),
                "--env", "local", *where]
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HARBOR_TELEMETRY": "0",
            "LOCAL_MODEL_KEY": os.environ.get("LOCAL_MODEL_KEY", "local")}
@@ -40,20 +85,25 @@ def run_level(level: int, tasks: list[str], out: Path) -> Path:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tasks", nargs="+", default=list(TASKS), help="task names under tasks/small/pool")
+    parser.add_argument("-k", type=int, default=1, help="attempts per task")
     parser.add_argument("--levels", nargs="+", type=int, default=[1, 2, 4])
+    parser.add_argument("--spec", nargs="+", default=["ngram_mod"],
+                        help="serve.py's speculative decoding per server (none: off; external: the running one)")
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "small-tier" / "speed")
     args = parser.parse_args()
     rows = []
-    for level in sorted(args.levels):
-        run_dir = run_level(level, args.tasks, args.out)
-        figures = summary([row for trial in trials_under(run_dir) if (row := attempt(trial, 1024))])
-        tokens_per_hour = figures["completion_tokens_per_attempt"] * figures["attempts"] / figures["wall_hours"]
-        rows.append((level, figures, tokens_per_hour))
+    for spec in args.spec:
+        with server(spec, max(args.levels), args.out / spec / "server.log"):
+            for level in sorted(args.levels):
+                run_dir = run_level(level, args.tasks, args.k, args.out / spec / f"c{level}")
+                figures = summary([row for trial in trials_under(run_dir) if (row := attempt(trial, 1024))])
+                tokens_per_hour = figures["completion_tokens_per_attempt"] * figures["attempts"] / figures["wall_hours"]
+                rows.append((f"{spec} c{level}", figures, tokens_per_hour))
     base = rows[0]
-    print(f"{'level':>5} {'attempts':>8} {'att/h':>7} {'ratio':>6} {'tok/h':>8} {'ratio':>6} {'cached':>6} "
+    print(f"{'server, level':>15} {'attempts':>8} {'att/h':>7} {'ratio':>6} {'tok/h':>8} {'ratio':>6} {'cached':>6} "
           f"{'passed':>6}")
     for level, figures, tokens_per_hour in rows:
-        print(f"{level:>5} {figures['attempts']:>8} {figures['attempts_per_hour']:>7.2f} "
+        print(f"{level:>15} {figures['attempts']:>8} {figures['attempts_per_hour']:>7.2f} "
               f"{figures['attempts_per_hour'] / base[1]['attempts_per_hour']:>6.2f} {tokens_per_hour:>8.0f} "
               f"{tokens_per_hour / base[2]:>6.2f} {figures['prefix_cached_share']:>6.3f} {figures['passed']:>6}")
     return 0
