@@ -216,3 +216,23 @@ def test_each_task_reaches_the_manifest_when_its_attempts_finish(tmp_path):
     assert on_disk.tasks[first].success["sim:perfect"] == {"attempts": 2, "passes": 2}
     other = next(n for n in SHIPPED if n != first)
     assert "sim:perfect" not in on_disk.tasks[other].success
+
+
+def test_some_tasks_of_a_pool_first_then_the_rest_in_the_same_run_directory(tmp_path):
+    """Tasks named one by one are measured first (their pool is what the manifest records); the whole pool
+    afterwards, with the same --out, measures only the others."""
+    pool = tmp_path / "pool"
+    for name in SHIPPED:
+        shutil.copytree(REPO / "tasks" / "pool" / name, pool / name)
+    args = ["--models", "sim:perfect", "-k", 2, "-n", 2, "--out", tmp_path / "out",
+            "--manifest", pool / "manifest.json"]
+    first = run_cli(pool / SHIPPED[1], *args)
+    assert first.returncode == 0, first.stderr[-3000:]
+    manifest = load_manifest(pool / "manifest.json")
+    assert manifest.pool == [str(pool)] and set(manifest.tasks) == {SHIPPED[1]}
+    rest = run_cli(pool, *args)
+    assert rest.returncode == 0, rest.stderr[-3000:]
+    assert "sim:perfect: 4 attempts (2 reused" in " ".join(rest.stdout.split())  # the first task's not re-run
+    after = load_manifest(pool / "manifest.json")
+    assert after.pool == [str(pool)]
+    assert all(after.tasks[n].success["sim:perfect"] == {"attempts": 2, "passes": 2} for n in SHIPPED)

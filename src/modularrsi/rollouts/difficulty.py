@@ -136,11 +136,13 @@ def update_rates(entry: TaskEntry) -> None:
 
 def register_tasks(manifest: PoolManifest, pools: list[Path]) -> list[Path]:
     """Add the pools and their tasks to the manifest (metadata refreshed, measurements kept);
-    returns the task directories to measure (not excluded)."""
+    returns the task directories to measure (not excluded). A task directory given on its own (to measure
+    some tasks of a pool first) records its pool, the directory that holds it."""
     task_dirs = discover(pools)
     if not task_dirs:
         raise UserError(f"no tasks found under {', '.join(map(str, pools))}")
     for pool in pools:
+        pool = pool.parent if (pool / "task.toml").is_file() else pool
         if str(pool) not in manifest.pool:
             manifest.pool.append(str(pool))
     for task_dir in task_dirs:
