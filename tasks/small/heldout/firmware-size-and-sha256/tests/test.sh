@@ -1,0 +1,10 @@
+#!/bin/bash
+# Verifier for firmware-size-and-sha256: it passes only when every check in check.py passes.
+. /tests/verdict.sh
+cd /app || exit 0
+if verdict_python --timeout 40 /tests/check.py; then
+  echo PASS
+  verdict_pass
+else
+  echo FAIL
+fi

@@ -1,0 +1,3 @@
+#!/bin/bash
+# Rebuilds the HTML version of the handbook.
+echo "building handbook"

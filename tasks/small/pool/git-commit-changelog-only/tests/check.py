@@ -1,0 +1,100 @@
+import json, os, stat, subprocess, sys
+
+FAILS = []
+
+
+def fail(msg):
+    FAILS.append(msg)
+
+
+def text_of(path):
+    """The file's text, or None (and a failure) when it is missing."""
+    if os.path.islink(path) or not os.path.isfile(path):
+        fail(f"{path} is missing or not a regular file")
+        return None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+
+def lines_of(path):
+    """The file's lines without trailing spaces (a missing final newline is tolerated), or None."""
+    text = text_of(path)
+    return None if text is None else [line.rstrip() for line in text.splitlines()]
+
+
+def mode_of(path):
+    return stat.S_IMODE(os.lstat(path).st_mode)
+
+
+def expect_mode(path, want):
+    if not os.path.lexists(path):
+        fail(f"{path} is missing")
+    elif os.path.islink(path):
+        fail(f"{path} became a symlink")
+    elif mode_of(path) != want:
+        fail(f"{path}: mode {mode_of(path):04o}, expected {want:04o}")
+
+
+def expect_text(path, want):
+    got = text_of(path)
+    if got is not None and got != want:
+        fail(f"{path} was changed")
+
+
+def finish():
+    for m in FAILS:
+        print("FAIL:", m)
+    if FAILS:
+        sys.exit(1)
+    print("all checks passed")
+
+
+import tempfile
+
+
+def git(repo, *args):
+    try:
+        r = subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        fail(f"git {' '.join(args)}: {e!r}")
+        return None
+    if r.returncode:
+        fail(f"git {' '.join(args)} in {repo}: {r.stderr.strip()}")
+        return None
+    return r.stdout
+
+
+def original():
+    """A fresh build of the repository as it was before the agent ran."""
+    tmp = tempfile.mkdtemp(prefix="orig-")
+    subprocess.run(["bash", "/tests/build_repo.sh", tmp], check=True, capture_output=True)
+    return os.path.join(tmp, "webshop")
+
+
+R = "/app/webshop"
+CHANGELOG = "# Changelog\n\n## 1.4.0\n- coupon support\n\n## 1.3.0\n- cart totals\n"
+DEBUG = "DEBUG cart_total called with 3 items\nDEBUG apply_coupon(42.0, 10)\n"
+
+
+def check():
+    if not os.path.isdir(R + "/.git"):
+        return fail(f"{R} is no longer a git repository")
+    orig_head = git(original(), "rev-parse", "HEAD")
+    if git(R, "rev-parse", "HEAD^") != orig_head:
+        return fail("HEAD must be exactly one new commit on top of the previous HEAD")
+    msg = git(R, "log", "-1", "--format=%B")
+    if msg is None or msg.strip() != "Update changelog for 1.4.0":
+        fail(f"commit message is {msg and msg.strip()!r}, expected 'Update changelog for 1.4.0'")
+    changed = git(R, "diff", "--name-only", "HEAD^", "HEAD")
+    if changed is not None and changed.split() != ["CHANGELOG.md"]:
+        fail(f"the commit changes {changed.split()}, expected only CHANGELOG.md")
+    if git(R, "show", "HEAD:CHANGELOG.md") != CHANGELOG:
+        fail("CHANGELOG.md was committed with different content")
+    status = git(R, "status", "--porcelain", "--untracked-files=all")
+    if status is not None and status.splitlines() != ["?? debug.log"]:
+        fail(f"git status should show only the untracked debug.log, got {status.splitlines()}")
+    expect_text(R + "/debug.log", DEBUG)
+
+
+check()
+finish()
