@@ -4,10 +4,11 @@
 # the measured success rates go into bench/small_tier/results/{pool,heldout}-manifest.json task by task
 # as each task's attempts finish - commit those files and another machine goes on from them.
 #
-#   bench/small_tier/run.sh [difficulty|select|mechanisms|evolve|summary|all]
+#   bench/small_tier/run.sh [difficulty|select|mechanisms|evolve|summary|all] [TASK_DIR...]
 #
 # 1. difficulty: gen_0 with the model on every task of tasks/small/pool and tasks/small/heldout, K=4
-#    attempts each (the model's configured temperature).
+#    attempts each (the model's configured temperature). TASK_DIRs given after the step are measured
+#    first (e.g. tasks just added), then the rest.
 # 2. select: the evolution set from tasks/small/pool, medium-centred on the measured success rates.
 # 3. mechanisms: the real ground truth - gen_0 against gen_0 + each catalogue mechanism that could matter
 #    for this model, on the evolution set, K=3, paired (bench/mechanisms.py); the table into
@@ -29,16 +30,24 @@ CONCURRENCY=${CONCURRENCY:-4}
 HOME_DIR=${LOCAL_MODEL_HOME:-$HOME/.cache/local-model}
 mkdir -p "$OUT" "$RESULTS"
 step=${1:-all}
+first=("${@:2}")
 if ! curl -fsS http://127.0.0.1:8081/v1/models >/dev/null 2>&1; then
   nohup "$HOME_DIR/venv/bin/python" bench/small_tier/serve.py --port 8081 > "$OUT/server.log" 2>&1 &
   for _ in $(seq 1 120); do curl -fsS http://127.0.0.1:8081/v1/models >/dev/null 2>&1 && break; sleep 1; done
   curl -fsS http://127.0.0.1:8081/v1/models >/dev/null || { echo "server did not start; see $OUT/server.log" >&2; exit 1; }
 fi
 if [ "$step" = difficulty ] || [ "$step" = all ]; then
-  for part in pool heldout; do  # one manifest each: the selection reads only evolution tasks
-    .venv/bin/modularrsi tasks difficulty "tasks/small/$part" --config bench/small_tier/agent.yaml -k 4 \
-      -n "$CONCURRENCY" --env local --manifest "$RESULTS/$part-manifest.json" --out "$OUT/difficulty-$part"
+  measure() {  # PART WHAT...: one manifest per part - the selection reads only evolution tasks
+    local part=$1; shift
+    .venv/bin/modularrsi tasks difficulty "$@" --config bench/small_tier/agent.yaml -k 4 -n "$CONCURRENCY" \
+      --env local --manifest "$RESULTS/$part-manifest.json" --out "$OUT/difficulty-$part"
+  }
+  for part in pool heldout; do
+    mine=()
+    for task in "${first[@]}"; do [ "$(basename "$(dirname "$task")")" = "$part" ] && mine+=("$task"); done
+    [ ${#mine[@]} -eq 0 ] || measure "$part" "${mine[@]}"
   done
+  for part in pool heldout; do measure "$part" "tasks/small/$part"; done
 fi
 if [ "$step" = select ] || [ "$step" = all ]; then
   .venv/bin/modularrsi tasks select tasks/small/pool --manifest "$RESULTS/pool-manifest.json" \
