@@ -1,7 +1,7 @@
 """Serve the local 1.5B model for the small-model tier as fast as these machines allow (llama.cpp).
 
     $LOCAL_MODEL_HOME/venv/bin/python bench/small_tier/serve.py [--port 8081] [--parallel 4] [--n-ctx 40960]
-        [--spec ngram_mod|none]
+        [--spec ngram_mod|none] [--draft-max 64]
 
 Runs in the foreground (start it with ``&`` or under ``nohup``) with the interpreter of the venv that
 ``local-model fetch`` builds (it holds the ``xllamacpp`` wheel), on the GGUF that command downloads.
@@ -32,6 +32,8 @@ def main() -> None:
     parser.add_argument("--n-ctx", type=int, default=40960, help="context shared by the slots")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--spec", default="ngram_mod", help="speculative decoding type, or none")
+    parser.add_argument("--draft-max", type=int, help="ngram_mod: most tokens drafted at once (library default "
+                        "64; a long draft of one slot is verified in the step every slot waits for)")
     parser.add_argument("--model", type=Path, default=home / "models" / f"{ALIAS}.gguf")
     args = parser.parse_args()
     try:
@@ -58,9 +60,12 @@ def main() -> None:
             sys.exit(f"error: --spec {args.spec}: unknown; use none or one of "
                      + ", ".join(k.removeprefix("COMMON_SPECULATIVE_TYPE_").lower() for k in kinds))
         params.speculative.types = [kinds[name]]
+        if args.draft_max:
+            mod = params.speculative.ngram_mod
+            mod.n_max, mod.n_min = args.draft_max, min(mod.n_min, args.draft_max)
     server = xlc.Server(params)  # noqa: F841 - serves until the process ends
     print(f"ready: http://127.0.0.1:{args.port}/v1 model {ALIAS} parallel {args.parallel} n_ctx {args.n_ctx} "
-          f"spec {args.spec}", flush=True)
+          f"spec {args.spec} draft-max {args.draft_max or 'default'}", flush=True)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     while True:
         time.sleep(3600)

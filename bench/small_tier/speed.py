@@ -5,13 +5,13 @@
 
 One ``modularrsi run`` of gen_0 per server setting and concurrency level on the same small-tier tasks (K
 attempts each, the settings of ``bench/small_tier/agent.yaml``). For each ``--spec`` (speculative decoding
-of ``bench/small_tier/serve.py``, or ``none``) it starts that server on 127.0.0.1:8081 with as many slots as
-the highest level, runs the levels, and stops it; with ``--spec external`` it uses whatever server already
-answers there. Each run directory is ``OUT/<spec>/c<level>``; running again finishes an interrupted run
-and reuses the finished ones. Printed per run, from the trials themselves (``replies.py``): attempts per
-hour of wall time, completion tokens per hour (steadier than attempts: the model's attempts differ in
-length), the prefix-cache share, and both rates as ratios to the first row (the lowest level of the first
-setting).
+of ``bench/small_tier/serve.py``, or ``none``; ``ngram_mod:16`` drafts at most 16 tokens at once) it
+starts that server on 127.0.0.1:8081 with as many slots as the highest level, runs the levels, and stops
+it; with ``--spec external`` it uses whatever server already answers there. Each run directory is
+``OUT/<spec>/c<level>``; running again finishes an interrupted run and reuses the finished ones. Printed
+per run, from the trials themselves (``replies.py``): attempts per hour of wall time, completion tokens
+per hour (steadier than attempts: the model's attempts differ in length), the prefix-cache share, and
+both rates as ratios to the first row (the lowest level of the first setting).
 """
 
 from __future__ import annotations
@@ -56,8 +56,10 @@ def server(spec: str, slots: int, log: Path):
     home = Path(os.environ.get("LOCAL_MODEL_HOME", Path.home() / ".cache" / "local-model"))
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("w") as sink:
-        process = subprocess.Popen([str(home / "venv" / "bin" / "python"), str(ROOT / "bench/small_tier/serve.py"),
-                                    "--spec", spec, "--parallel", str(slots)], stdout=sink, stderr=subprocess.STDOUT)
+        kind, _, draft = spec.partition(":")
+    process = subprocess.Popen([str(home / "venv" / "bin" / "python"), str(ROOT / "bench/small_tier/serve.py"),
+                                "--spec", kind, "--parallel", str(slots), *(["--draft-max", draft] if draft else [])],
+                               stdout=sink, stderr=subprocess.STDOUT)
     try:
         for _ in range(240):
             if answering():
