@@ -164,14 +164,6 @@ def _failed(evidence: TaskEvidence, lens: Module, kind: Kind, analyst: str, erro
                    parse_error=_clip(error, 300))
 
 
-def finding_from_reply(text: str, evidence: TaskEvidence, lens: Module, kind: Kind, analyst: str) -> Finding:
-    """The Finding an analyst's reply amounts to; a parse-failure Finding when it amounts to nothing."""
-    fields, problem = parse_finding(text, lens, kind)
-    if fields is None:
-        return _failed(evidence, lens, kind, analyst, problem or "unusable reply")
-    return Finding(**strength_fields(evidence), lens=lens, kind=kind, analyst=analyst, **fields)
-
-
 def parse_finding(text: str, lens: Module, kind: Kind) -> tuple[dict[str, Any] | None, str | None]:
     """Finding fields from a reply, or None and one line saying what is wrong with it."""
     obj = extract_object(text)

@@ -80,10 +80,6 @@ class Generation:
         return [f for f in self.functions.values() if f.module == module]
 
 
-def file_hash(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 @dataclass(frozen=True)
 class _Checked:
     """A function file that parsed and passed :func:`check_source`: its declarations, compiled."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -25,10 +24,6 @@ from modularrsi.tasks.model import discover
 from modularrsi.util.errors import UserError
 from modularrsi.util.files import write_json, write_yaml
 from modularrsi.util.heap import settle
-
-
-def new_run_id(prefix: str = "run") -> str:
-    return f"{prefix}-{dt.datetime.now(dt.UTC).strftime('%Y%m%d-%H%M%S')}"
 
 
 async def resolve_tasks(config: RunConfig) -> list[tuple[str, TaskConfig]]:

@@ -127,11 +127,6 @@ def review_messages(proposal: Proposal, task_names: list[str], max_diff_chars: i
     return [Message("system", SYSTEM, "review_instructions"), Message("user", body, "review_request")]
 
 
-def parse_answer(text: str) -> tuple[bool, str] | None:
-    """``(approve, reason)`` from a reply holding one JSON object (code fences allowed), else None."""
-    return _parse(text)[0]
-
-
 def _parse(text: str) -> tuple[tuple[bool, str] | None, str | None]:
     """``((approve, reason), None)``, or ``(None, what is wrong)``."""
     stripped = re.sub(r"^```(?:json)?\s*|\s*```$", "", text.strip())
