@@ -1,0 +1,2 @@
+#!/bin/bash
+echo "tool 1.8.0"
