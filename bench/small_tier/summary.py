@@ -148,6 +148,8 @@ def render(arms: dict[str, dict], truth: dict | None, alpha: float) -> str:
     lines += ["", "| arm | editor | directions | proposals | promoted | held-out ΔAcc [95 %] | fixed / broken "
               "| sign p | Pass@k | Pass^k | steps | held-out tokens | trials | hours | what stopped it |",
               "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    if not arms:
+        lines.append("| - | no arm has run yet (`bench/small_tier/run.sh evolve`) |" + " |" * 13)
     for name, arm in arms.items():
         h = arm["heldout"]
         held = ("not evaluated", "-", "-", "-", "-", "-", "-") if h is None else (
@@ -169,7 +171,7 @@ def render(arms: dict[str, dict], truth: dict | None, alpha: float) -> str:
                 measured = (f"{f['tasks_up']} / {f['tasks_down']}", f"{f['p']:.3g}") if "p" in f else ("-", "-")
                 lines.append(f"| {name} | {change['id']} | {f['function']} | {f['tag'] or '-'} | {f['verdict']} | "
                              + " | ".join(measured) + " |")
-    if not any(arm["promoted"] for arm in arms.values()):
+    if arms and not any(arm["promoted"] for arm in arms.values()):
         lines.append("| - | nothing promoted | | | | | |")
     if any(arm["heldout"] and arm["heldout"]["simulated"] for arm in arms.values()):
         lines += ["", "**sim model**: these numbers test the machinery, not a real model."]

@@ -117,3 +117,8 @@ def test_arms_are_collected_and_rendered_side_by_side_from_the_committed_results
     judged = [line for line in page.splitlines() if "terminus_json_repair" in line or "fix_my_json" in line]
     assert "| right | 6 / 0 | 0.031 |" in judged[0] and "own mechanism" in judged[1]
     assert "simulated" not in page and "sim model" not in page
+
+
+def test_before_any_arm_has_run_the_page_says_so():
+    page = summary.render({}, None, 0.1)
+    assert "no arm has run yet" in page and "not measured yet" in page and "nothing promoted" not in page
