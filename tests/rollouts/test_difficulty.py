@@ -236,3 +236,28 @@ def test_some_tasks_of_a_pool_first_then_the_rest_in_the_same_run_directory(tmp_
     after = load_manifest(pool / "manifest.json")
     assert after.pool == [str(pool)]
     assert all(after.tasks[n].success["sim:perfect"] == {"attempts": 2, "passes": 2} for n in SHIPPED)
+
+
+def test_attempts_cut_by_stopping_the_run_are_run_again_not_counted_invalid(tmp_path):
+    """Stopping a measurement (Ctrl-C) leaves the running trials with a CancelledError result; a resumed
+    measurement runs them again, so the task is measured with all its attempts valid."""
+    pool = tmp_path / "pool"
+    shutil.copytree(REPO / "tasks" / "pool" / SHIPPED[0], pool / SHIPPED[0])
+    args = [pool, "--models", "sim:perfect", "-k", 2, "-n", 2, "--out", tmp_path / "out"]
+    first = run_cli(*args)
+    assert first.returncode == 0, first.stderr[-3000:]
+    cut = tmp_path / "out" / "sim-perfect" / "trials" / f"{SHIPPED[0]}__a1" / "result.json"
+    result = json.loads(cut.read_text())
+    result["exception_info"] = {"exception_type": "CancelledError", "exception_message": "",
+                                "exception_traceback": "", "occurred_at": result["finished_at"]}
+    result["verifier_result"] = None
+    cut.write_text(json.dumps(result))
+    manifest = load_manifest(pool / "manifest.json")
+    manifest.tasks[SHIPPED[0]].success, manifest.tasks[SHIPPED[0]].measured_with = {}, {}
+    save_manifest(pool / "manifest.json", manifest)  # as a stopped run leaves it: the task not yet recorded
+    again = run_cli(*args)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert "sim:perfect: 2 attempts (1 reused, 0 invalid" in " ".join(again.stdout.split())
+    assert json.loads(cut.read_text())["exception_info"] is None
+    assert load_manifest(pool / "manifest.json").tasks[SHIPPED[0]].success["sim:perfect"] == {"attempts": 2,
+                                                                                              "passes": 2}

@@ -77,14 +77,23 @@ def attempt_from_result(result: TrialResult, index: int) -> Attempt:
                    environment=environment_name(result.config.environment), invalid=invalid_reason(result))
 
 
+#: Exceptions a trial records when the run itself was stopped (an interrupt, a shutdown), not the attempt.
+INTERRUPTED = frozenset({"CancelledError", "KeyboardInterrupt"})
+
+
 def read_finished(trial_dir: Path) -> TrialResult | None:
+    """The trial's result when it finished; None when it never ran, its result is unreadable, or the run was
+    stopped while it ran (a resumed run runs it again rather than counting it as an invalid attempt)."""
     path = trial_dir / "result.json"
     if not path.is_file():
         return None
     try:
-        return TrialResult.model_validate_json(path.read_text())
+        result = TrialResult.model_validate_json(path.read_text())
     except ValueError:
         return None
+    if result.exception_info is not None and result.exception_info.exception_type in INTERRUPTED:
+        return None
+    return result
 
 
 class Runner:
