@@ -23,11 +23,16 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
-from datetime import datetime
 from pathlib import Path
 
+from modularrsi.evolve.aggregate import Aggregation
 from modularrsi.evolve.catalogue import CATALOGUE
+from modularrsi.evolve.evaluate import EvalResult
 from modularrsi.evolve.history import Change, History
+from modularrsi.evolve.layout import LaneLayout, RunLayout
+from modularrsi.evolve.runfiles import read_model
+from modularrsi.models.budget import BudgetFile
+from modularrsi.rollouts.runner import read_finished
 from modularrsi.util.files import write_text
 
 HERE = Path(__file__).resolve().parent
@@ -56,15 +61,12 @@ def judge(function: str, truth: dict | None, alpha: float) -> dict:
 
 
 def busy_hours(run: Path) -> tuple[int, float]:
-    """Trials run (held-out evaluation included) and the hours in which at least one was running: the union
-    of their intervals, so the idle time between resumed sessions is not counted."""
-    spans = []
-    for path in run.rglob("trials/*/result.json"):
-        result = json.loads(path.read_text())
-        if result.get("started_at") and result.get("finished_at"):
-            spans.append((datetime.fromisoformat(result["started_at"]), datetime.fromisoformat(result["finished_at"])))
+    """Trials finished (held-out evaluation included) and the hours in which at least one was running: the
+    union of their intervals, so the idle time between resumed sessions is not counted."""
+    spans = sorted((r.started_at, r.finished_at) for path in run.rglob("trials/*/result.json")
+                   if (r := read_finished(path.parent)) and r.started_at and r.finished_at)
     total, end = 0.0, None
-    for start, finish in sorted(spans):
+    for start, finish in spans:
         if end is None or start > end:
             total, end = total + (finish - start).total_seconds(), finish
         elif finish > end:
@@ -72,8 +74,10 @@ def busy_hours(run: Path) -> tuple[int, float]:
     return len(spans), total / 3600
 
 
-def directions(run: Path) -> int:
-    return sum(len(json.loads(p.read_text())["directions"]) for p in run.glob("lanes/*/epoch_*/directions.json"))
+def directions(layout: RunLayout) -> int:
+    lanes = [LaneLayout(path) for path in sorted(layout.lanes.glob("*")) if path.is_dir()]
+    return sum(len(read_model(epoch.directions, Aggregation).directions)
+               for lane in lanes for epoch in lane.epochs() if epoch.directions.is_file())
 
 
 def stopped_by(arm: dict) -> str | None:
@@ -97,31 +101,30 @@ def stopped_by(arm: dict) -> str | None:
 
 def arm_summary(run: Path) -> dict:
     """What one evolution run did, as data (``arm.json``)."""
-    changes = list(History(run / "history.jsonl").changes.values())
+    layout = RunLayout(run)
+    changes = list(History(layout.history).changes.values())
     promoted = [c for c in changes if c.outcome == "promoted" and c.fate == "kept"]
     editors = sorted({c.editor for c in changes if c.editor})
-    budget = json.loads((run / "budget.json").read_text())["spent"] if (run / "budget.json").is_file() else {}
+    spent = BudgetFile.read(layout.budget).spent if layout.budget.is_file() else None
     trials, hours = busy_hours(run)
     arm = {"run": str(run), "editors": editors, "catalogue_editor": CATALOGUE_EDITOR in editors,
-           "directions": directions(run), "proposals": len(changes),
+           "directions": directions(layout), "proposals": len(changes),
            "outcomes": dict(Counter(c.outcome for c in changes)),
            "rejected_by": dict(Counter(c.rejected_by for c in changes if c.rejected_by)),
            "promoted": [{"id": c.id, "module": c.module, "mechanism": c.mechanism, "editor": c.editor,
                          "functions": written_functions(c)} for c in promoted],
-           "cost": {"trials": trials, "hours": round(hours, 3), "tokens": budget.get("tokens"),
-                    "calls": budget.get("calls")},
+           "cost": {"trials": trials, "hours": round(hours, 3), "tokens": spent and spent.tokens,
+                    "calls": spent and spent.calls},
            "heldout": None}
-    evaluation = run / "eval" / "eval.json"
-    if evaluation.is_file():
-        e = json.loads(evaluation.read_text())
-        acc = next(d for d in e["deltas"] if d["metric"] == "acc")
-        arm["heldout"] = {"model": e["model"], "simulated": e["simulated"], "tasks": e["tasks"], "k": e["k"],
-                          "baseline": {m: e["baseline"][m] for m in ("acc", "pass_at_k", "pass_hat_k", "mean_steps",
-                                                                     "tokens")},
-                          "candidate": {m: e["candidate"][m] for m in ("acc", "pass_at_k", "pass_hat_k",
-                                                                       "mean_steps", "tokens")},
-                          "delta_acc": acc["diff"], "delta_acc_ci95": acc["ci95"], "sign_test_p": e["sign_test_p"],
-                          "fixed": e["fixed"], "broken": e["broken"], "unchanged": e["unchanged"]}
+    if layout.eval_result.is_file():
+        e = read_model(layout.eval_result, EvalResult)
+        metrics = ("acc", "pass_at_k", "pass_hat_k", "mean_steps", "tokens")
+        acc = e.delta("acc")
+        arm["heldout"] = {"model": e.model, "simulated": e.simulated, "tasks": e.tasks, "k": e.k,
+                          "baseline": {m: getattr(e.baseline, m) for m in metrics},
+                          "candidate": {m: getattr(e.candidate, m) for m in metrics},
+                          "delta_acc": acc.diff, "delta_acc_ci95": acc.ci95, "sign_test_p": e.sign_test_p,
+                          "fixed": e.fixed, "broken": e.broken, "unchanged": e.unchanged}
     arm["stopped_by"] = stopped_by(arm)
     return arm
 

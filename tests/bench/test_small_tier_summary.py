@@ -7,10 +7,15 @@ import importlib.util
 import json
 import subprocess
 import sys
+from datetime import UTC, datetime
 
 import pytest
+from harbor.models.task.id import LocalTaskId
+from harbor.models.trial.config import TaskConfig, TrialConfig
+from harbor.models.trial.result import AgentInfo, ExceptionInfo, TrialResult
 from testutil import REPO
 
+from modularrsi.evolve.aggregate import Aggregation
 from modularrsi.evolve.history import Change
 
 spec = importlib.util.spec_from_file_location("summary", REPO / "bench" / "small_tier" / "summary.py")
@@ -29,10 +34,24 @@ def change(ident: str, outcome: str, files: list[str], editor: str = "llm-editor
                   outcome=outcome, files=files, **fields).model_dump_json()
 
 
-def trial(run, name: str, start: str, end: str) -> None:
+def trial(run, name: str, start: str, end: str, cancelled: bool = False) -> None:
     path = run / "trials" / name / "result.json"
     path.parent.mkdir(parents=True)
-    path.write_text(json.dumps({"started_at": f"2026-12-04T{start}:00Z", "finished_at": f"2026-12-04T{end}:00Z"}))
+    stamp = {"started_at": datetime.fromisoformat(f"2026-12-04T{start}:00+00:00"),
+             "finished_at": datetime.fromisoformat(f"2026-12-04T{end}:00+00:00")}
+    stop = ExceptionInfo(exception_type="CancelledError", exception_message="", exception_traceback="",
+                         occurred_at=datetime.now(UTC)) if cancelled else None
+    result = TrialResult(task_name=name.split("__")[0], trial_name=name, trial_uri=path.parent.as_uri(),
+                         task_id=LocalTaskId(path=path.parent), task_checksum="0",
+                         config=TrialConfig(task=TaskConfig(path=path.parent)),
+                         agent_info=AgentInfo(name="modular-agent", version="0"), exception_info=stop, **stamp)
+    path.write_text(result.model_dump_json())
+
+
+def side(acc: float) -> dict:
+    return {"acc": acc, "acc_ci95": [0.0, 1.0], "pass_at_k": 0.3, "pass_at_k_ci95": [0.0, 1.0], "pass_hat_k": 0.1,
+            "pass_hat_k_ci95": [0.0, 1.0], "mean_steps": 7.0, "mean_steps_ci95": [5.0, 9.0], "generation": "g",
+            "path": "p", "run": "r", "tokens": 1000, "cost_usd": 0.0, "invalid_attempts": 0}
 
 
 def make_run(root, changes: list[str], directions: int = 1, heldout: dict | None = None):
@@ -40,18 +59,22 @@ def make_run(root, changes: list[str], directions: int = 1, heldout: dict | None
     (root / "history.jsonl").write_text("\n".join(changes) + "\n")
     epoch = root / "lanes" / "tool_use" / "epoch_0"
     epoch.mkdir(parents=True)
-    (epoch / "directions.json").write_text(json.dumps({"directions": [{"id": f"d{i}"} for i in range(directions)]}))
+    found = [{"id": f"tool_use.parse-repair.{i}", "module": "tool_use", "mechanism": "parse-repair", "summary": "s",
+              "tasks": ["a", "b"], "findings": [], "vote": 1.0, "raw_support": 2} for i in range(directions)]
+    (epoch / "directions.json").write_text(Aggregation(directions=found, dropped=[]).model_dump_json())
     (root / "budget.json").write_text(json.dumps({"spent": {"calls": 40, "tokens": 123456, "cost_usd": 0.0}}))
     trial(root, "a__a0", "10:00", "11:00")  # overlapping attempts count once, the idle gap not at all
     trial(root, "a__a1", "10:30", "11:30")
+    trial(root, "a__a2", "12:00", "13:00", cancelled=True)  # cut by stopping the run: not an attempt
     trial(root / "eval" / "candidate", "b__a0", "14:00", "14:30")
     if heldout is not None:
-        side = {"acc": 0.2, "pass_at_k": 0.3, "pass_hat_k": 0.1, "mean_steps": 7.0, "tokens": 1000}
+        diff = heldout["diff"]
         (root / "eval" / "eval.json").write_text(json.dumps({
-            "model": "openai/tiny", "simulated": False, "tasks": 20, "k": 3, "baseline": side,
-            "candidate": {**side, "acc": 0.2 + heldout["diff"]}, "sign_test_p": heldout["p"],
-            "deltas": [{"metric": "acc", "diff": heldout["diff"],
-                        "ci95": [heldout["diff"] - 0.1, heldout["diff"] + 0.1]}],
+            "model": "openai/tiny", "simulated": False, "k": 3, "seed": 0, "tasks": 20, "baseline": side(0.2),
+            "candidate": side(0.2 + diff), "attempt_pairs": 60, "fail_to_pass": 0, "pass_to_fail": 0,
+            "sign_test_p": heldout["p"], "wilcoxon_p": None, "flips": [],
+            "deltas": [{"metric": "acc", "baseline": 0.2, "candidate": 0.2 + diff, "diff": diff,
+                        "ci95": [diff - 0.1, diff + 0.1]}],
             "fixed": heldout["fixed"], "broken": 0, "unchanged": 20 - heldout["fixed"]}))
     return root
 
