@@ -25,6 +25,8 @@ import json
 from collections import Counter
 from pathlib import Path
 
+from pydantic import BaseModel, ValidationError
+
 from modularrsi.evolve.aggregate import Aggregation
 from modularrsi.evolve.catalogue import CATALOGUE
 from modularrsi.evolve.evaluate import EvalResult
@@ -38,6 +40,16 @@ from modularrsi.util.files import write_text
 HERE = Path(__file__).resolve().parent
 TAG_OF = {mechanism.name: tag for tag, mechanism in CATALOGUE.items()}
 CATALOGUE_EDITOR = "catalogue-editor"
+
+
+def load[M: BaseModel](path: Path, model: type[M]) -> M:
+    """``path`` read through its model; a ValueError naming the file and its first wrong field otherwise."""
+    try:
+        return read_model(path, model)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise ValueError(f"{path}: {'.'.join(map(str, first['loc'])) or 'file'}: {first['msg']} "
+                         f"({exc.error_count()} errors; is it a {model.__name__}?)") from None
 
 
 def written_functions(change: Change) -> list[str]:
@@ -76,7 +88,7 @@ def busy_hours(run: Path) -> tuple[int, float]:
 
 def directions(layout: RunLayout) -> int:
     lanes = [LaneLayout(path) for path in sorted(layout.lanes.glob("*")) if path.is_dir()]
-    return sum(len(read_model(epoch.directions, Aggregation).directions)
+    return sum(len(load(epoch.directions, Aggregation).directions)
                for lane in lanes for epoch in lane.epochs() if epoch.directions.is_file())
 
 
@@ -102,7 +114,10 @@ def stopped_by(arm: dict) -> str | None:
 def arm_summary(run: Path) -> dict:
     """What one evolution run did, as data (``arm.json``)."""
     layout = RunLayout(run)
-    changes = list(History(layout.history).changes.values())
+    try:
+        changes = list(History(layout.history).changes.values())
+    except ValidationError as exc:
+        raise ValueError(f"{layout.history}: a line is not a Change: {exc.errors()[0]['msg']}") from None
     promoted = [c for c in changes if c.outcome == "promoted" and c.fate == "kept"]
     editors = sorted({c.editor for c in changes if c.editor})
     spent = BudgetFile.read(layout.budget).spent if layout.budget.is_file() else None
@@ -117,7 +132,7 @@ def arm_summary(run: Path) -> dict:
                     "calls": spent and spent.calls},
            "heldout": None}
     if layout.eval_result.is_file():
-        e = read_model(layout.eval_result, EvalResult)
+        e = load(layout.eval_result, EvalResult)
         metrics = ("acc", "pass_at_k", "pass_hat_k", "mean_steps", "tokens")
         acc = e.delta("acc")
         arm["heldout"] = {"model": e.model, "simulated": e.simulated, "tasks": e.tasks, "k": e.k,
@@ -197,8 +212,11 @@ def main() -> None:
         if not (Path(run) / "history.jsonl").is_file():
             print(f"arm {name}: {run} has no history.jsonl yet (run `bench/small_tier/run.sh evolve`); skipped")
             continue
-        write_text(args.results / f"evolve-{name}" / "arm.json",
-                   json.dumps(arm_summary(Path(run)), indent=2) + "\n")
+        try:
+            arm = arm_summary(Path(run))
+        except ValueError as exc:  # a run file that does not fit its model: say which, in one line
+            parser.exit(2, f"error: arm {name}: {exc}\n")
+        write_text(args.results / f"evolve-{name}" / "arm.json", json.dumps(arm, indent=2) + "\n")
     arms = {p.parent.name.removeprefix("evolve-"): json.loads(p.read_text())
             for p in sorted(args.results.glob("evolve-*/arm.json"))}
     text = render(arms, truth, args.alpha)

@@ -145,3 +145,16 @@ def test_arms_are_collected_and_rendered_side_by_side_from_the_committed_results
 def test_before_any_arm_has_run_the_page_says_so():
     page = summary.render({}, None, 0.1)
     assert "no arm has run yet" in page and "not measured yet" in page and "nothing promoted" not in page
+
+
+@pytest.mark.parametrize(("name", "text", "said"), [
+    ("eval/eval.json", '{"model": 1}', "eval.json: simulated: Field required"),
+    ("history.jsonl", '{"id": "x"}\n', "history.jsonl: a line is not a Change"),
+])
+def test_a_run_file_that_does_not_fit_is_one_line_naming_it(tmp_path, name, text, said):
+    run = make_run(tmp_path / "run", [], heldout={"diff": 0.1, "p": 0.5, "fixed": 1})
+    (run / name).write_text(text)
+    done = subprocess.run([sys.executable, str(REPO / "bench" / "small_tier" / "summary.py"), "--arm", f"x={run}",
+                           "--results", str(tmp_path / "results")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert said in done.stderr and not (tmp_path / "results" / "evolve-x").exists()
