@@ -78,13 +78,14 @@ def model_server(latency: float):
 def run_config(agent: str, task: Path, concurrency: int, attempts: int, latencies: dict, url: str,
                latency: float, budget_file: bool = True) -> RunConfig:
     if agent == HARNESS:
-        path, model = "modularrsi.harness:ModularAgent", "openai/fake-model"
-        kwargs = {"api_base": url, "api_key_env": "OPENAI_API_KEY", **({} if budget_file else {"budget_path": None})}
+        path, model = "modularrsi.harness:ModularAgent", {"model": "openai/fake-model", "api_base": url,
+                                                          "api_key_env": "OPENAI_API_KEY"}
+        kwargs = {} if budget_file else {"budget_path": None}
     else:
-        path, model = "floor_agent:FloorAgent", "sim"  # calls no model; a name the preflight accepts
+        path, model = "floor_agent:FloorAgent", {"model": "sim"}  # calls no model; a name the preflight accepts
         kwargs = {"episode_s": len(EPISODE) * latency + WAIT_S, "waits_s": WAIT_S}
     return RunConfig(tasks=[task], k=attempts, concurrency=concurrency, env="remote_env:RemoteStandIn",
-                     env_kwargs=latencies, agent=path, model=model, agent_kwargs=kwargs, cache=False)
+                     env_kwargs=latencies, agent=path, roles={"agent": model}, agent_kwargs=kwargs, cache=False)
 
 
 def union_s(spans: list[tuple[float, float, str]]) -> float:

@@ -105,7 +105,7 @@ def test_a_task_no_trial_could_use_is_refused_before_the_first_trial(tmp_path, c
 
 def test_a_model_that_cannot_answer_is_refused_before_the_first_trial(tmp_path):
     config = tmp_path / "endpoint.yaml"
-    config.write_text("agent_kwargs: {api_base: 'http://127.0.0.1:9/v1'}\nmodel: hosted_vllm/some-model\n")
+    config.write_text("roles: {agent: {model: hosted_vllm/some-model, api_base: 'http://127.0.0.1:9/v1'}}\n")
     for args, needles in ((["--model", "not-a-model"], ("'not-a-model'", "LiteLLM cannot resolve it")),
                           (["--model", f"scripted:{tmp_path / 'nope.json'}"], ("nope.json", "No such file")),
                           (["--config", str(config)], ("endpoint http://127.0.0.1:9/v1 does not answer",))):
@@ -126,7 +126,7 @@ def test_a_run_whose_attempts_are_all_invalid_lists_them_and_exits_non_zero(tmp_
 
     with FakeOpenAIServer(responder=lambda request: {"status": 400, "message": "model not found"}) as server:
         config = tmp_path / "c.yaml"
-        config.write_text(f"model: hosted_vllm/missing\nk: 1\nagent_kwargs: {{api_base: '{server.base_url}'}}\n")
+        config.write_text(f"k: 1\nroles: {{agent: {{model: hosted_vllm/missing, api_base: '{server.base_url}'}}}}\n")
         done = subprocess.run([sys.executable, "-m", "modularrsi.cli", "run", "--tasks", str(TASK), "--config",
                                str(config), "--out", str(tmp_path / "run")], capture_output=True, text=True,
                               timeout=600, env={**os.environ, "COLUMNS": "400"})
@@ -205,8 +205,8 @@ def test_resume_refuses_any_other_setting_but_the_caps(tmp_path, command):
 
 def test_help_shows_the_settings_defaults_in_panels():
     shown = cli("evolve", "--help").output
-    for text in ("Epochs per lane. (default 3)", "Attempts per task and epoch. (default 3)", "Budget", "Ablations",
-                 "Run directory"):
+    for text in ("Epochs per lane. (default 3)", "Attempts per task (per task and epoch in an evolution). (default 3)",
+                 "Budget", "Ablations", "Run directory"):
         assert text in " ".join(shown.split()), text
     printed = cli("evolve", "--print-config").output
     assert "#   agent:" in printed and "#     api_key_env: null" in printed  # the roles' sub-schema

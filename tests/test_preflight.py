@@ -6,6 +6,7 @@ stop on purpose)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 
 import pytest
@@ -53,12 +54,10 @@ def refused(done, *needles: str) -> str:
 def test_a_model_without_its_key_or_endpoint_is_refused_before_anything_is_written(tmp_path, command, model,
                                                                                     settings, needles):
     config = tmp_path / "c.yaml"
+    config.write_text(f"roles: {{agent: {json.dumps({'model': model, **settings})}}}\ntasks: [{TASK}]\n")
     if command == "evolve":
-        key = settings.get("api_key_env") or "null"
-        config.write_text(f"roles: {{agent: {{model: {model}, api_key_env: {key}}}}}\ntasks: [{TASK}]\n")
         args = ["evolve", "--config", str(config)]
     else:
-        config.write_text(f"model: {model}\nagent_kwargs: {settings}\n")
         base = ["--generation", str(GEN0)] if command == "eval" else []
         args = [command, *base, "--config", str(config), "--tasks", str(TASK)]
     refused(invoke(*args, "--out", str(tmp_path / "out")), f"model '{model}'", *needles)

@@ -44,9 +44,9 @@ def test_an_inert_change_makes_no_model_call_and_no_discordant_pair(tmp_path, ta
     copy_generation(BASELINE, candidate, created_by="test: an inert change")
     out = tmp_path / "eval"
     with coin_model() as server:
-        template = RunConfig(tasks=[task_factory()], model="openai/fake-model", k=4, concurrency=4, env="local",
-                             agent_kwargs={"api_base": server.base_url, "api_key_env": "MODULARRSI_TEST_KEY",
-                                           "max_retries": 0})
+        template = RunConfig(tasks=[task_factory()], k=4, concurrency=4, env="local",
+                             roles={"agent": {"model": "openai/fake-model", "api_base": server.base_url,
+                                              "api_key_env": "MODULARRSI_TEST_KEY", "max_retries": 0}})
         result = asyncio.run(evaluate(template, BASELINE, candidate, out))
         asked = len(server.requests)
     base, cand = rewards(out / "baseline"), rewards(out / "candidate")

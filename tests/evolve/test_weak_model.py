@@ -18,6 +18,7 @@ from modularrsi.harness import BASELINE
 from modularrsi.harness.library import load_generation
 from modularrsi.models.fake_server import FakeOpenAIServer
 from modularrsi.models.litellm_backend import LiteLLMModel
+from modularrsi.models.settings import ModelSettings
 
 KEY_ENV = "WEAK_MODEL_KEY"
 DESCRIPTION = "Completion claims go unchecked because nothing asks for evidence; asking once leads to a check."
@@ -46,8 +47,8 @@ def key(monkeypatch):
 
 
 def llm(server: FakeOpenAIServer) -> LiteLLMModel:
-    return LiteLLMModel("openai/weak", api_base=server.base_url, api_key_env=KEY_ENV, timeout_s=5, max_retries=1,
-                        backoff_s=0.01)
+    return LiteLLMModel(ModelSettings(model="openai/weak", api_base=server.base_url, api_key_env=KEY_ENV,
+                                      timeout_s=5, max_retries=1), backoff_s=0.01)
 
 
 def evidence(task: str = "inventory-report") -> TaskEvidence:

@@ -16,9 +16,9 @@ def built_model(tmp_path, name: str, **options):
 
 def test_defaults_are_terminus2s(tmp_path):
     model = built_model(tmp_path, "openai/parity-unknown-model")
-    assert model.timeout_s == 600.0
+    assert model.settings.timeout_s == 600.0
     assert model.context_limit() == FALLBACK_CONTEXT_LIMIT == 1_000_000
-    assert (model.max_retries, model.backoff_s) == (2, RETRY_BACKOFF_S)
+    assert (model.settings.max_retries, model.backoff_s) == (2, RETRY_BACKOFF_S)
 
 
 def test_a_known_model_gets_litellms_limits(tmp_path):
@@ -29,7 +29,7 @@ def test_a_known_model_gets_litellms_limits(tmp_path):
 
 def test_settings_can_be_changed(tmp_path):
     model = built_model(tmp_path, "openai/parity-unknown-model", timeout_s=30, max_retries=0, context_limit=9000)
-    assert (model.timeout_s, model.max_retries, model.context_limit()) == (30, 0, 9000)
+    assert (model.settings.timeout_s, model.settings.max_retries, model.context_limit()) == (30, 0, 9000)
 
 
 @pytest.mark.parametrize("value", [0, -5])

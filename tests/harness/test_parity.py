@@ -214,10 +214,12 @@ def test_no_purpose_tag_or_key_reaches_the_wire(tmp_path):
 
     from modularrsi.models.base import Message
     from modularrsi.models.litellm_backend import LiteLLMModel
+    from modularrsi.models.settings import ModelSettings
 
     os.environ["MODULARRSI_PLANTED"] = "sk-planted-secret-999"
     with FakeOpenAIServer(["hello"]) as server:
-        model = LiteLLMModel("openai/fake-model", api_base=server.base_url, api_key_env="MODULARRSI_PLANTED")
+        model = LiteLLMModel(ModelSettings(model="openai/fake-model", api_base=server.base_url,
+                                           api_key_env="MODULARRSI_PLANTED"))
         asyncio.run(model.complete([Message("user", "hi", "completion_check")]))
         body = json.dumps(server.requests)
     assert "purpose" not in body and "completion_check" not in body

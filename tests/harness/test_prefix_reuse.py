@@ -35,8 +35,8 @@ def test_each_request_of_an_episode_extends_the_previous_one(tmp_path):
 
     with FakeOpenAIServer(responder=respond) as server:
         config = tmp_path / "c.yaml"
-        config.write_text(f"tasks: [{TASK}]\nmodel: hosted_vllm/prefix\nk: 1\nmax_turns: 8\n"
-                          f"agent_kwargs: {{api_base: '{server.base_url}', api_key_env: {KEY}, max_retries: 0}}\n")
+        config.write_text(f"tasks: [{TASK}]\nk: 1\nmax_turns: 8\nroles: {{agent: {{model: hosted_vllm/prefix, "
+                          f"api_base: '{server.base_url}', api_key_env: {KEY}, max_retries: 0}}}}\n")
         done = subprocess.run([sys.executable, "-m", "modularrsi.cli", "run", "--config", str(config), "--out",
                                str(tmp_path / "run")], capture_output=True, text=True, timeout=600,
                               env={**os.environ, KEY: "k", "COLUMNS": "300"})

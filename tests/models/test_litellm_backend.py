@@ -16,6 +16,7 @@ import pytest
 from modularrsi.models.base import ChatModel, ContextOverflow, Message, ModelUnavailable
 from modularrsi.models.fake_server import EXHAUSTED, FakeOpenAIServer, prompt_tokens, rough_tokens
 from modularrsi.models.litellm_backend import DEFAULT_CONTEXT_LIMIT, LiteLLMModel
+from modularrsi.models.settings import ModelSettings
 
 SECRET = "sk-planted-secret-123"
 KEY_ENV = "MODULARRSI_TEST_KEY"
@@ -28,9 +29,11 @@ def planted_key(monkeypatch):
     monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 
-def make_model(server: FakeOpenAIServer, name: str = "openai/fake-model", **kwargs) -> LiteLLMModel:
-    kwargs = {"timeout_s": 5, "max_retries": 3, "backoff_s": 0.01} | kwargs
-    return LiteLLMModel(name, api_base=server.base_url, api_key_env=KEY_ENV, **kwargs)
+def make_model(server: FakeOpenAIServer, name: str = "openai/fake-model", backoff_s: float = 0.01,
+               **settings) -> LiteLLMModel:
+    settings = {"timeout_s": 5, "max_retries": 3} | settings
+    return LiteLLMModel(ModelSettings(model=name, api_base=server.base_url, api_key_env=KEY_ENV, **settings),
+                        backoff_s=backoff_s)
 
 
 def assert_wire_only(server: FakeOpenAIServer) -> None:
@@ -160,14 +163,15 @@ async def test_responder_serves_dynamic_replies():
 
 
 def test_context_limit_and_token_count():
-    assert LiteLLMModel("openai/fake-model", context_limit=1000).context_limit() == 1000
-    assert LiteLLMModel("openai/fake-model").context_limit() == DEFAULT_CONTEXT_LIMIT
-    assert LiteLLMModel("openai/gpt-4o").context_limit() == 128000
-    assert LiteLLMModel("openai/fake-model").count_tokens(MESSAGES) > 0
+    assert LiteLLMModel(ModelSettings(model="openai/fake-model", context_limit=1000)).context_limit() == 1000
+    assert LiteLLMModel(ModelSettings(model="openai/fake-model")).context_limit() == DEFAULT_CONTEXT_LIMIT
+    assert LiteLLMModel(ModelSettings(model="openai/fake-model"), context_fallback=5000).context_limit() == 5000
+    assert LiteLLMModel(ModelSettings(model="openai/gpt-4o")).context_limit() == 128000
+    assert LiteLLMModel(ModelSettings(model="openai/fake-model")).count_tokens(MESSAGES) > 0
 
 
 def test_backoff_is_capped():
-    model = LiteLLMModel("openai/fake-model", backoff_s=100)
+    model = LiteLLMModel(ModelSettings(model="openai/fake-model"), backoff_s=100)
     assert model._delay(10, RuntimeError("x")) <= model.MAX_BACKOFF_S
 
 

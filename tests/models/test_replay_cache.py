@@ -13,6 +13,7 @@ from modularrsi.models.base import Completion, Message
 from modularrsi.models.cache import ResponseCache
 from modularrsi.models.fake_server import FakeOpenAIServer
 from modularrsi.models.registry import make_model
+from modularrsi.models.settings import ModelSettings
 
 KEY_ENV = "MODULARRSI_TEST_KEY"
 SCOPE = {"task": "t", "attempt": 0, "seed": 7}
@@ -33,7 +34,8 @@ def server():
 
 
 def side(server, tmp_path, name, replay=None, scope=SCOPE):
-    return make_model("openai/fake-model", api_base=server.base_url, api_key_env=KEY_ENV, max_retries=0,
+    return make_model(ModelSettings(model="openai/fake-model", api_base=server.base_url, api_key_env=KEY_ENV,
+                                    max_retries=0),
                       cache_path=tmp_path / name / "cache.sqlite", replay_path=replay, cache_scope=scope)
 
 

@@ -10,7 +10,8 @@ def test_roles_default_to_the_agent_and_keep_their_own():
     roles = ModelRoles.model_validate({"agent": {"model": "openai/a", "api_key_env": "KEY_A"},
                                        "reviewer": {"model": "openai/b", "temperature": 0.0}})
     assert roles.for_role("composer").model == "openai/a"
-    assert roles.for_role("reviewer").kwargs() == {"temperature": 0.0, "timeout_s": 120.0}
+    reviewer = roles.for_role("reviewer")
+    assert (reviewer.model, reviewer.temperature, reviewer.api_key_env) == ("openai/b", 0.0, None)
     assert roles.warnings() == []
 
 

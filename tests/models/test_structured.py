@@ -12,6 +12,7 @@ from modularrsi.models.fake_server import FakeOpenAIServer
 from modularrsi.models.litellm_backend import LiteLLMModel
 from modularrsi.models.roles import ModelRoles
 from modularrsi.models.scripted import ScriptedModel
+from modularrsi.models.settings import ModelSettings
 from modularrsi.models.structured import ask_json
 
 SCHEMA = {"type": "object", "required": ["ok"], "properties": {"ok": {"type": "boolean"}}}
@@ -35,8 +36,9 @@ def parse(text: str) -> tuple[bool | None, str | None]:
 
 
 def model(server: FakeOpenAIServer, **kwargs) -> LiteLLMModel:
-    return LiteLLMModel("openai/fake-model", api_base=server.base_url, api_key_env="FAKE_STRUCTURED_KEY",
-                        timeout_s=5, max_retries=2, backoff_s=0.01, **kwargs)
+    return LiteLLMModel(ModelSettings(model="openai/fake-model", api_base=server.base_url,
+                                      api_key_env="FAKE_STRUCTURED_KEY", timeout_s=5, max_retries=2, **kwargs),
+                        backoff_s=0.01)
 
 
 async def test_schema_is_sent_as_response_format_only_inside_a_structured_call():
@@ -105,13 +107,11 @@ async def test_a_failed_call_is_reported_and_a_budget_stop_propagates():
         await ask_json(Capped([]), ASK, "verdict", SCHEMA, parse, "{}")
 
 
-def test_backend_only_settings_reach_the_model_layer_not_the_agent():
+def test_a_roles_settings_reach_the_model_layer_whole():
     roles = ModelRoles.model_validate({"agent": {"model": "openai/a", "temperature": 0.6},
                                        "analyst": {"model": "openai/a", "temperature": 0.0, "timeout_s": 300,
                                                    "max_output_tokens": 400, "max_retries": 1}})
-    assert roles.for_role("agent").kwargs() == {"temperature": 0.6, "timeout_s": 120.0}
+    assert roles.for_role("agent").temperature == 0.6
     analyst = roles.for_role("analyst")
-    assert analyst.kwargs() == {"temperature": 0.0, "timeout_s": 300.0}
-    assert analyst.backend_kwargs() == {"temperature": 0.0, "timeout_s": 300.0, "max_output_tokens": 400,
-                                        "max_retries": 1, "structured_output": True}
-    LiteLLMModel(analyst.model, **analyst.backend_kwargs())  # every backend setting is a constructor argument
+    assert LiteLLMModel(analyst).settings == analyst  # handed whole, not flattened
+    assert (analyst.timeout_s, analyst.max_retries, analyst.structured_output) == (300.0, 1, True)

@@ -6,7 +6,8 @@ import os
 
 import pytest
 
-from modularrsi.models.roles import ModelRoles, ModelSettings
+from modularrsi.models.roles import ModelRoles
+from modularrsi.models.settings import ModelSettings
 
 MODEL, API_BASE, KEY_ENV = "MODULARRSI_REAL_MODEL", "MODULARRSI_REAL_API_BASE", "MODULARRSI_REAL_KEY_ENV"
 

@@ -119,8 +119,8 @@ def test_api_key_never_lands_in_the_run_directory(tmp_path):
     with FakeOpenAIServer([done, done]) as server:
         out = tmp_path / "run"
         config = tmp_path / "config.yaml"
-        config.write_text(f"tasks: [{POOL / SMALL[0]}]\nmodel: openai/fake-model\nk: 1\n"
-                          f"agent_kwargs: {{api_base: '{server.base_url}', api_key_env: MODULARRSI_TEST_KEY}}\n")
+        config.write_text(f"tasks: [{POOL / SMALL[0]}]\nk: 1\nroles: {{agent: {{model: openai/fake-model, "
+                          f"api_base: '{server.base_url}', api_key_env: MODULARRSI_TEST_KEY}}}}\n")
         result = run_cli("run", "--config", str(config), "--out", str(out), env={"MODULARRSI_TEST_KEY": secret})
         assert result.returncode == 0, result.stderr[-3000:]
         assert server.headers and any(secret in str(h) for h in server.headers)  # it was really used
@@ -130,13 +130,9 @@ def test_api_key_never_lands_in_the_run_directory(tmp_path):
 
 def test_the_agent_roles_reply_cap_reaches_every_request_of_a_trial(tmp_path):
     """``roles.agent.max_output_tokens`` is sent as max_tokens on every agent call inside the trial (an
-    uncapped reply of a slow local model can run for minutes), and the composer gets its own settings."""
+    uncapped reply of a slow local model can run for minutes)."""
     from modularrsi.models.fake_server import FakeOpenAIServer
-    from modularrsi.models.roles import ModelSettings
 
-    composer = ModelSettings(model="openai/fake-model", max_output_tokens=32, structured_output=False)
-    assert composer.agent_kwargs() == {"timeout_s": 120.0, "max_output_tokens": 32}
-    assert composer.backend_kwargs()["structured_output"] is False
     done = json.dumps({"analysis": "a", "plan": "p", "commands": [], "task_complete": True})
     with FakeOpenAIServer(responder=lambda request: done) as server:
         config = tmp_path / "config.yaml"
@@ -157,8 +153,8 @@ def test_k3_attempts_of_a_real_model_are_three_separate_attempts_not_one_cached_
     done = json.dumps({"analysis": "a", "plan": "p", "commands": [], "task_complete": True})
     with FakeOpenAIServer(responder=lambda request: done) as server:
         config = tmp_path / "config.yaml"
-        config.write_text(f"tasks: [{POOL / SMALL[0]}]\nmodel: openai/fake-model\nk: 3\nconcurrency: 1\n"
-                          f"agent_kwargs: {{api_base: '{server.base_url}', api_key_env: MODULARRSI_TEST_KEY}}\n")
+        config.write_text(f"tasks: [{POOL / SMALL[0]}]\nk: 3\nconcurrency: 1\nroles: {{agent: {{model: "
+                          f"openai/fake-model, api_base: '{server.base_url}', api_key_env: MODULARRSI_TEST_KEY}}}}\n")
         out = tmp_path / "run"
         result = run_cli("run", "--config", str(config), "--out", str(out), env={"MODULARRSI_TEST_KEY": "k"})
         assert result.returncode == 0, result.stderr[-3000:]

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from modularrsi.evolve.aggregate import AggregateConfig
 from modularrsi.evolve.analysis import SimAnalystConfig
@@ -24,8 +24,7 @@ from modularrsi.evolve.buckets import BucketConfig
 from modularrsi.evolve.gates.execution import ExecutionConfig
 from modularrsi.evolve.gates.review import ReviewConfig
 from modularrsi.harness.protocols import MODULES
-from modularrsi.models.roles import ModelRoles, ModelSettings
-from modularrsi.tasks.trials import ENV_HELP, check_environment_name
+from modularrsi.rollouts.config import TrialSettings
 from modularrsi.util.errors import UserError
 from modularrsi.util.settings import load_settings
 
@@ -66,34 +65,16 @@ class IntegrationConfig(BaseModel):
                                     "module whose normalised code is at least this alike become one.")
 
 
-class EvolveConfig(BaseModel):
-    """Settings of ``modularrsi evolve`` (defaults → file → command-line flags)."""
+class EvolveConfig(TrialSettings):
+    """Settings of ``modularrsi evolve`` (defaults → file → command-line flags); the trial settings it
+    shares with ``run`` are :class:`~modularrsi.rollouts.config.TrialSettings`'s."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    tasks: list[Path] = Field(default_factory=list, description="Evolution task directories (or parents of them).")
-    manifest: Path | None = Field(default=None, description="Pool manifest: evolve on its train split only.")
-    generation: Path | None = Field(default=None, description="Starting generation (default gen_0, Terminus-2).")
-    model: str = Field(default="sim", description="Model of every role when `roles` is not given (with `roles`, "
-                                                  "unset roles use roles.agent).")
-    roles: ModelRoles | None = Field(default=None, description="Per-role models (agent, composer, analyst, "
-                                     "editor, reviewer); `sim` for a role uses its offline implementation.")
-    k: int = Field(default=3, ge=1, description="Attempts per task and epoch.")
     epochs: int = Field(default=3, ge=1, description="Epochs per lane.")
     modules: list[str] = Field(default_factory=lambda: list(MODULES), description="Modules that evolve.")
     mode: Mode = Field(default="lanes", description="lanes: one lane per module, then integration (the method); "
                        "joint: all modules in one lane (ablation --joint); monolithic: one lane without the "
                        "module lock (ablation --monolithic).")
     contrast: bool = Field(default=True, description="Contrastive pass/fail analysis (False: --no-contrast).")
-    concurrency: int = Field(default=8, ge=1, description="Attempts running at once, over all lanes.")
-    env: str = Field(default="auto", description=ENV_HELP)
-    env_kwargs: dict[str, Any] = Field(default_factory=dict, description="Environment kwargs.")
-    seed: int = Field(default=0, description="Seed of sampling, editing and gates; same seed, same run.")
-    max_turns: int | None = Field(default=50, ge=1, description="Turn limit per attempt.")
-    timeout_multiplier: float = Field(default=1.0, gt=0, description="Scales every task timeout (raise it for "
-                                      "slow local models).")
-    max_tokens: int | None = Field(default=None, ge=1, description="Token cap of the whole evolution.")
-    max_cost_usd: float | None = Field(default=None, gt=0, description="Cost cap of the whole evolution, USD.")
     max_directions: int = Field(default=2, ge=1, description="Directions tried per lane and epoch (by vote).")
     promotions_per_epoch: int = Field(default=1, ge=1, description="Accepted changes per lane and epoch.")
     buckets: BucketConfig = Field(default_factory=BucketConfig, description="Routing thresholds.")
@@ -117,20 +98,9 @@ class EvolveConfig(BaseModel):
             raise UserError("tasks is empty; give the evolution task directories")
         return self
 
-    def role(self, role: str) -> ModelSettings:
-        return self.roles.for_role(role) if self.roles else ModelSettings(model=self.model)
-
     @classmethod
     def load(cls, path: Path | None, overrides: dict[str, Any] | None = None) -> EvolveConfig:
         return load_settings(cls, path, overrides)
-
-    def dump(self) -> dict[str, Any]:
-        return self.model_dump(mode="json")
-
-    @field_validator("env")
-    @classmethod
-    def _known_environment(cls, value: str) -> str:
-        return check_environment_name(value)
 
 
 def describe(model: type[BaseModel] = EvolveConfig, indent: str = "") -> list[str]:

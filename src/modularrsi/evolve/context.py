@@ -27,7 +27,7 @@ from modularrsi.evolve.memory import TrajectoryMemory
 from modularrsi.evolve.proposal import manifest_id
 from modularrsi.models.base import ChatModel
 from modularrsi.models.registry import make_model
-from modularrsi.rollouts.config import RunConfig
+from modularrsi.rollouts.config import INHERITED, RunConfig
 from modularrsi.rollouts.results import RunResults
 from modularrsi.rollouts.run import execute
 from modularrsi.rollouts.state import update_state
@@ -57,20 +57,16 @@ class RunContext:
         update_state(self.layout.state, **fields)
 
     def run_template(self) -> RunConfig:
-        c = self.config
-        return RunConfig(tasks=[], generation=None, model=c.role("agent").model, roles=c.roles, k=c.k,
-                         concurrency=c.concurrency, env=c.env, env_kwargs=c.env_kwargs, seed=c.seed,
-                         max_turns=c.max_turns, max_tokens=c.max_tokens, max_cost_usd=c.max_cost_usd,
-                         timeout_multiplier=c.timeout_multiplier)
+        """The run settings of every trial this evolution makes (its tasks and generation set per run)."""
+        return RunConfig.model_validate(self.config.model_dump(include=INHERITED))
 
     def role_model(self, role: str) -> ChatModel | None:
         """The model of an LLM role; None for ``sim`` (the sim roles need none)."""
         settings = self.config.role(role)
         if settings.model.startswith("sim"):
             return None
-        return make_model(settings.model, cache_path=self.layout.cache, budget_path=self.layout.budget,
-                          max_tokens=self.config.max_tokens, max_cost_usd=self.config.max_cost_usd,
-                          **settings.backend_kwargs())
+        return make_model(settings, cache_path=self.layout.cache, budget_path=self.layout.budget,
+                          max_tokens=self.config.max_tokens, max_cost_usd=self.config.max_cost_usd)
 
     def analyst(self) -> Analyst:
         model = self.role_model("analyst")

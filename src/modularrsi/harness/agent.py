@@ -30,13 +30,14 @@ from modularrsi import __version__
 from modularrsi.harness import composer
 from modularrsi.harness.kernel import Kernel
 from modularrsi.harness.library import load_generation
-from modularrsi.harness.model_limits import RETRY_BACKOFF_S, is_litellm_name, model_limits
+from modularrsi.harness.model_limits import FALLBACK_CONTEXT_LIMIT, RETRY_BACKOFF_S, is_litellm_name, model_limits
 from modularrsi.harness.protocols import Ending
 from modularrsi.harness.runtime import RuntimeUnavailable
 from modularrsi.harness.safefiles import write_atomic
 from modularrsi.harness.session import FunctionError
 from modularrsi.harness.terminal import TmuxTerminal
 from modularrsi.harness.trajectory import TrajectoryRecorder
+from modularrsi.models.settings import CALL_FIELDS, ModelCall, ModelSettings
 
 BASELINE = Path(__file__).parent / "baseline"
 #: The sim model's default settle cap (seconds): a seeded sim run reads the same screens on a quiet and a
@@ -44,31 +45,20 @@ BASELINE = Path(__file__).parent / "baseline"
 SIM_SETTLE_S = 120.0
 
 
-class ModularAgentOptions(AgentOptions):
-    """``--ak key=value`` options of ModularAgent."""
+class ModularAgentOptions(AgentOptions, ModelCall):
+    """``--ak key=value`` options of ModularAgent: the model's call settings (:class:`ModelCall`: api_base,
+    api_key_env, temperature, timeout_s, context_limit, max_output_tokens, max_retries, extra) and the
+    harness's own."""
 
     generation: str | None = Field(default=None, description="Generation directory (default: gen_0).")
     model: str | None = Field(default=None, description="Model name when -m is not given.")
     max_turns: int | None = Field(default=None, description="Turn limit (None: none, like Terminus-2).")
     composer: Literal["static", "task-aware"] = Field(default="static", description="How functions are chosen.")
-    composer_model: str | None = Field(default=None, description="Model of the task-aware composer.")
-    composer_settings: dict[str, Any] | None = Field(default=None, description="Connection of the composer model.")
+    composer_model: ModelSettings | None = Field(default=None, description="Model of the task-aware composer "
+                                                 "(a name, or a name with its call settings); None: the agent's.")
     seed: int | None = Field(default=None, description="Seed for simulated models (default: from the trial).")
     attempt: int | None = Field(default=None, description="Index of this attempt of its task (with the task and "
                                 "the seed, part of every response-cache key).")
-    api_base: str | None = Field(default=None, description="OpenAI-compatible base URL for LiteLLM.")
-    api_key_env: str | None = Field(default=None, description="Env var holding the API key.")
-    temperature: float | None = Field(default=None, description="Sampling temperature.")
-    context_limit: int | None = Field(default=None, description="The model's context window (tokens); default: "
-                                      "what LiteLLM knows of the model, else 1,000,000 (Terminus-2's fallback).")
-    timeout_s: float = Field(default=600.0, gt=0, description="Per-call model read timeout in seconds (600: "
-                             "LiteLLM's default, which Terminus-2 uses).")
-    max_output_tokens: int | None = Field(default=None, gt=0, description="Cap on one model reply's tokens (the "
-                                          "request's max_tokens; a reply cut off there is a recorded outcome); "
-                                          "None: the endpoint's own limit.")
-    max_retries: int = Field(default=2, ge=0, description="Retries of a failed model call (rate limits, 5xx, "
-                             "timeouts; never client errors), 4 s apart at first (a deliberate difference from "
-                             "Terminus-2: docs/terminus-2-parity.md).")
     record_terminal_session: bool = Field(default=False, description="Record the terminal with asciinema, "
                                           "started as Terminus-2 starts it (installs asciinema in the "
                                           "environment when missing; off by default: "
@@ -138,21 +128,15 @@ class ModularAgent(BaseAgent):
         from modularrsi.models.registry import make_model
 
         opts: ModularAgentOptions = self.options  # type: ignore[assignment]
-        name = self.model_name or opts.model or ""
+        settings = ModelSettings(model=self.model_name or opts.model or "", **opts.model_dump(include=CALL_FIELDS))
         seed = opts.seed if opts.seed is not None else int(hashlib.sha256(self._session.encode()).hexdigest()[:8], 16)
         privileged = {"task_dir": self._task_dir, "seed": seed, **(opts.privileged or {})}
-        settings = {k: v for k, v in {"api_base": opts.api_base, "api_key_env": opts.api_key_env,
-                                      "temperature": opts.temperature, "context_limit": opts.context_limit,
-                                      "timeout_s": opts.timeout_s, "cache_path": opts.cache_path,
-                                      "replay_path": opts.replay_cache_path,
-                                      "max_output_tokens": opts.max_output_tokens,
-                                      "max_retries": opts.max_retries, "backoff_s": RETRY_BACKOFF_S,
-                                      "budget_path": opts.budget_path, "max_tokens": opts.max_tokens,
-                                      "max_cost_usd": opts.max_cost_usd}.items() if v is not None}
-        if is_litellm_name(name):  # as Terminus-2 sizes it (simulated and scripted models know their own)
-            settings.setdefault("context_limit", model_limits(name)[0])
         scope = {"task": self._task_dir.name if self._task_dir else "", "attempt": opts.attempt, "seed": seed}
-        return make_model(name, privileged=privileged, cache_scope=scope, **settings)
+        # retries and the context window of an unknown model as Terminus-2 has them
+        return make_model(settings, privileged=privileged, cache_scope=scope, cache_path=opts.cache_path,
+                          replay_path=opts.replay_cache_path, budget_path=opts.budget_path,
+                          max_tokens=opts.max_tokens, max_cost_usd=opts.max_cost_usd, backoff_s=RETRY_BACKOFF_S,
+                          context_fallback=FALLBACK_CONTEXT_LIMIT)
 
     async def _choose(self, instruction: str, model) -> tuple[dict[str, list[str]], str]:
         opts: ModularAgentOptions = self.options  # type: ignore[assignment]
@@ -160,8 +144,7 @@ class ModularAgent(BaseAgent):
             return composer.static(self.generation), "static"
         from modularrsi.models.registry import make_model
 
-        chooser = (make_model(opts.composer_model, **(opts.composer_settings or {})) if opts.composer_model
-                   else model)
+        chooser = make_model(opts.composer_model) if opts.composer_model else model
         return await composer.task_aware(self.generation, instruction, chooser)
 
     async def run(self, instruction: str, environment: BaseEnvironment, context: AgentContext) -> None:

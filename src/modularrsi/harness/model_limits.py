@@ -20,11 +20,7 @@ def is_litellm_name(name: str) -> bool:
 
 def model_limits(name: str) -> tuple[int, int | None]:
     """``(context window, output limit or None)`` of LiteLLM model ``name``."""
-    from modularrsi.models.litellm_backend import litellm_module
+    from modularrsi.models.litellm_backend import known_limits
 
-    try:
-        info = litellm_module().get_model_info(name)
-    except Exception:  # noqa: BLE001 - LiteLLM raises for models it does not know
-        return FALLBACK_CONTEXT_LIMIT, None
-    context = info.get("max_input_tokens") or info.get("max_tokens") or FALLBACK_CONTEXT_LIMIT
-    return int(context), info.get("max_output_tokens")
+    context, output = known_limits(name)
+    return context or FALLBACK_CONTEXT_LIMIT, output

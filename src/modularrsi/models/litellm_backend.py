@@ -40,6 +40,7 @@ from modularrsi.models.base import (
     OutputTruncated,
     Usage,
 )
+from modularrsi.models.settings import ModelSettings
 from modularrsi.models.structured import RESPONSE_SCHEMA, json_schema_format
 
 log = logging.getLogger(__name__)
@@ -61,6 +62,18 @@ def litellm_module() -> Any:
 
     litellm.suppress_debug_info = True
     return litellm
+
+
+def known_limits(name: str) -> tuple[int | None, int | None]:
+    """``(context window, output limit)`` LiteLLM knows for model ``name`` (``max_input_tokens``, else
+    ``max_tokens``; ``max_output_tokens``), each None when unknown."""
+    try:
+        info = litellm_module().get_model_info(name)
+    except Exception:  # noqa: BLE001 - LiteLLM raises for models it does not know
+        return None, None
+    context = info.get("max_input_tokens") or info.get("max_tokens")
+    output = info.get("max_output_tokens")
+    return (int(context) if context else None), (int(output) if output else None)
 
 
 def one_line(text: str, secret: str | None = None, limit: int = 300) -> str:
@@ -124,38 +137,31 @@ class CallStats:
 
 
 class LiteLLMModel:
-    """A chat model served through LiteLLM: ``LiteLLMModel("openai/gpt-4o-mini")``, or any OpenAI-compatible
-    endpoint with ``api_base``. ``extra`` holds further ``acompletion`` keyword arguments (e.g. ``max_tokens``).
-    """
+    """A chat model served through LiteLLM, called as its :class:`~modularrsi.models.settings.ModelSettings`
+    say: ``LiteLLMModel(ModelSettings(model="openai/gpt-4o-mini"))``, or any OpenAI-compatible endpoint with
+    ``api_base``. ``backoff_s``: the first wait between retries; ``context_fallback``: the context window of
+    a model LiteLLM does not know and the settings do not size."""
 
     MAX_BACKOFF_S = 30.0
     MAX_RETRY_AFTER_S = 60.0
     JITTER = 0.1  # fraction of the backoff added at random
 
-    def __init__(self, name: str, api_base: str | None = None, api_key_env: str | None = None,
-                 timeout_s: float = 120, max_retries: int = 4, backoff_s: float = 1.0,
-                 temperature: float | None = None, context_limit: int | None = None,
-                 max_output_tokens: int | None = None, structured_output: bool = True,
-                 extra: dict[str, Any] | None = None) -> None:
-        if max_retries < 0 or timeout_s <= 0 or backoff_s < 0:
-            raise ValueError("need max_retries >= 0, timeout_s > 0, backoff_s >= 0")
-        self.name = name
-        self.api_base = api_base
-        self.api_key_env = api_key_env
-        self.timeout_s = timeout_s
-        self.max_retries = max_retries
+    def __init__(self, settings: ModelSettings, *, backoff_s: float = 1.0,
+                 context_fallback: int = DEFAULT_CONTEXT_LIMIT) -> None:
+        if backoff_s < 0:
+            raise ValueError("need backoff_s >= 0")
+        self.settings = settings
+        self.name = settings.model
         self.backoff_s = backoff_s
-        self.temperature = temperature
-        self.max_output_tokens = max_output_tokens
-        self.structured_output = structured_output
         self.stats = CallStats()
-        self.extra = dict(extra or {})
-        self._context_limit = context_limit
+        self._context_fallback = context_fallback
+        self._context_limit = settings.context_limit
         self._unpriced = False
 
     def __repr__(self) -> str:
-        return (f"LiteLLMModel(name={self.name!r}, api_base={self.api_base!r}, api_key_env={self.api_key_env!r}, "
-                f"timeout_s={self.timeout_s}, max_retries={self.max_retries}, extra_keys={sorted(self.extra)})")
+        s = self.settings
+        return (f"LiteLLMModel(name={self.name!r}, api_base={s.api_base!r}, api_key_env={s.api_key_env!r}, "
+                f"timeout_s={s.timeout_s}, max_retries={s.max_retries}, extra_keys={sorted(s.extra)})")
 
     # -- the ChatModel interface -------------------------------------------------------------------
 
@@ -163,7 +169,7 @@ class LiteLLMModel:
         """One chat completion, retried as described in the module docstring."""
         wire = [m.wire() for m in messages]
         key = self._api_key()
-        attempts = self.max_retries + 1
+        attempts = self.settings.max_retries + 1
         last: BaseException | None = None
         for attempt in range(1, attempts + 1):
             try:
@@ -181,9 +187,9 @@ class LiteLLMModel:
                                f"last error {type(last).__name__}: {detail}") from None
 
     def context_limit(self) -> int:
-        """The explicit limit, else LiteLLM's ``max_input_tokens`` for the model, else :data:`DEFAULT_CONTEXT_LIMIT`."""
+        """The explicit limit, else what LiteLLM knows of the model (:func:`known_limits`), else the fallback."""
         if self._context_limit is None:
-            self._context_limit = self._known_context_limit() or DEFAULT_CONTEXT_LIMIT
+            self._context_limit = known_limits(self.name)[0] or self._context_fallback
         return self._context_limit
 
     def count_tokens(self, messages: list[Message]) -> int:
@@ -201,25 +207,26 @@ class LiteLLMModel:
         acompletion = litellm_module().acompletion  # the first import takes seconds: keep it out of the timed call
         started = time.monotonic()
         request = self._request(wire, key)
-        async with asyncio.timeout(self.timeout_s * 1.25 + 1.0):
+        async with asyncio.timeout(self.settings.timeout_s * 1.25 + 1.0):
             response = await acompletion(**request)
         completion = self._completion(response, wire, time.monotonic() - started)
         self.stats.add(completion, "response_format" in request)
         return completion
 
     def _request(self, wire: list[dict[str, str]], key: str | None) -> dict[str, Any]:
-        request: dict[str, Any] = dict(self.extra)
-        request.update(model=self.name, messages=wire, timeout=self.timeout_s, num_retries=0, max_retries=0)
-        if self.api_base is not None:
-            request["api_base"] = self.api_base
+        s = self.settings
+        request: dict[str, Any] = dict(s.extra)
+        request.update(model=self.name, messages=wire, timeout=s.timeout_s, num_retries=0, max_retries=0)
+        if s.api_base is not None:
+            request["api_base"] = s.api_base
         if key is not None:
             request["api_key"] = key
-        if self.temperature is not None:
-            request["temperature"] = self.temperature
-        if self.max_output_tokens is not None:
-            request["max_tokens"] = self.max_output_tokens
+        if s.temperature is not None:
+            request["temperature"] = s.temperature
+        if s.max_output_tokens is not None:
+            request["max_tokens"] = s.max_output_tokens
         spec = RESPONSE_SCHEMA.get()
-        if spec is not None and self.structured_output and not self.stats.schema_refused:
+        if spec is not None and s.structured_output and not self.stats.schema_refused:
             request["response_format"] = json_schema_format(spec)
         return request
 
@@ -266,22 +273,16 @@ class LiteLLMModel:
                 "cache_read_input_token_cost": 0.0, "litellm_provider": provider, "mode": "chat"}})
             return 0.0
 
-    def _known_context_limit(self) -> int | None:
-        try:
-            value = litellm_module().get_model_info(self.name).get("max_input_tokens")
-        except Exception:  # unknown model
-            return None
-        return int(value) if value else None
-
     # -- failures ----------------------------------------------------------------------------------
 
     def _api_key(self) -> str | None:
         """The key from ``api_key_env`` (``None``: LiteLLM's provider variables apply)."""
-        if self.api_key_env is None:
+        variable = self.settings.api_key_env
+        if variable is None:
             return None
-        key = os.environ.get(self.api_key_env)
+        key = os.environ.get(variable)
         if not key:
-            raise ModelUnavailable(f"{self.name}: environment variable {self.api_key_env} is not set")
+            raise ModelUnavailable(f"{self.name}: environment variable {variable} is not set")
         return key
 
     def _check(self, exc: Exception, key: str | None) -> Exception:
@@ -302,7 +303,7 @@ class LiteLLMModel:
 
     def _schema_refusal(self, exc: Exception) -> bool:
         """A 400 about ``response_format`` while one was being sent (the retry goes without it)."""
-        sent = RESPONSE_SCHEMA.get() is not None and self.structured_output and not self.stats.schema_refused
+        sent = RESPONSE_SCHEMA.get() is not None and self.settings.structured_output and not self.stats.schema_refused
         text = str(exc).lower()
         return sent and getattr(exc, "status_code", None) == 400 and any(m in text for m in _SCHEMA_MARKERS)
 

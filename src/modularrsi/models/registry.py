@@ -6,29 +6,33 @@ from pathlib import Path
 from typing import Any
 
 from modularrsi.models.base import ChatModel
+from modularrsi.models.settings import ModelSettings
 from modularrsi.util.errors import UserError
 
 
-def make_model(name: str, *, privileged: dict[str, Any] | None = None, cache_path: Path | None = None,
-               budget_path: Path | None = None, max_tokens: int | None = None, max_cost_usd: float | None = None,
-               cache_scope: dict[str, Any] | None = None, replay_path: Path | None = None,
-               **settings: Any) -> ChatModel:
-    """Build the model called ``name``, behind the run's response cache and budget ledger when given.
+def make_model(settings: ModelSettings | str, *, privileged: dict[str, Any] | None = None,
+               cache_path: Path | None = None, budget_path: Path | None = None, max_tokens: int | None = None,
+               max_cost_usd: float | None = None, cache_scope: dict[str, Any] | None = None,
+               replay_path: Path | None = None, **backend: Any) -> ChatModel:
+    """Build the model ``settings`` name (a bare name: default call settings), behind the run's response
+    cache and budget ledger when given.
 
     ``privileged`` carries what only a simulator may know (the task's reference steps, the attempt's
     seed); the harness passes it through without reading it, and real backends ignore it. Simulated
     and scripted models are never cached (their answers depend on their own state). ``cache_scope``: the
     attempt asking (task, attempt index, seed), part of every cache key. ``replay_path`` (with
     ``cache_path``): the paired side's cache, read-only, answering the attempt's common prefix with it
-    (:mod:`modularrsi.models.cache`); a missing file is an empty cache."""
-    model = _backend(name, privileged, settings)
+    (:mod:`modularrsi.models.cache`); a missing file is an empty cache. ``backend``: construction
+    arguments of :class:`~modularrsi.models.litellm_backend.LiteLLMModel` (``backoff_s``,
+    ``context_fallback``)."""
+    settings = ModelSettings.model_validate(settings)
+    name = settings.model
+    model = _backend(settings, privileged, backend)
     if cache_path is not None and not name.startswith(("sim", "scripted:")):
         from modularrsi.models.cache import CachedModel, ResponseCache
 
         replay = ResponseCache(Path(replay_path), read_only=True) if replay_path is not None else None
-        model = CachedModel(model, ResponseCache(Path(cache_path)),
-                            {k: v for k, v in settings.items() if k in ("temperature", "max_output_tokens", "extra")},
-                            cache_scope, replay)
+        model = CachedModel(model, ResponseCache(Path(cache_path)), cache_settings(settings), cache_scope, replay)
     if budget_path is not None or max_tokens is not None or max_cost_usd is not None:
         from modularrsi.models.budget import BudgetLedger, MeteredModel
 
@@ -38,7 +42,14 @@ def make_model(name: str, *, privileged: dict[str, Any] | None = None, cache_pat
     return model
 
 
-def _backend(name: str, privileged: dict[str, Any] | None, settings: dict[str, Any]) -> ChatModel:
+def cache_settings(settings: ModelSettings) -> dict[str, Any]:
+    """The settings that change a reply, part of every cache key (those set only)."""
+    return {k: v for k, v in {"temperature": settings.temperature, "max_output_tokens": settings.max_output_tokens,
+                              "extra": settings.extra or None}.items() if v is not None}
+
+
+def _backend(settings: ModelSettings, privileged: dict[str, Any] | None, backend: dict[str, Any]) -> ChatModel:
+    name = settings.model
     if not name:
         raise UserError("no model given: use --model sim, scripted:FILE.json, or a LiteLLM model name")
     if name == "sim" or name.startswith("sim:"):
@@ -52,7 +63,7 @@ def _backend(name: str, privileged: dict[str, Any] | None, settings: dict[str, A
         return ScriptedModel.from_file(Path(name.partition(":")[2]))
     from modularrsi.models.litellm_backend import LiteLLMModel
 
-    return LiteLLMModel(name, **settings)
+    return LiteLLMModel(settings, **backend)
 
 
 class ModelCheckError(UserError):

@@ -68,7 +68,7 @@ class DifficultyConfig(BaseModel):
     env: str = Field(default="local", description="local, a Harbor environment type, or module:Class.")
     template: RunConfig = Field(default_factory=RunConfig, description="Run settings every model's run starts "
                                 "from (--config): the agent's endpoint, key variable and temperature "
-                                "(agent_kwargs or roles.agent), max_turns, timeout_multiplier, caps.")
+                                "(roles.agent), max_turns, timeout_multiplier, caps.")
 
     def run_config(self, model: str, tasks: list[Path], concurrency: int) -> RunConfig:
         """One model's run: the template's settings with this model as the agent (in ``roles.agent`` when
@@ -207,8 +207,8 @@ async def measure(config: DifficultyConfig, observers: list[Observer] | None = N
     if len(set(slugs)) != len(slugs):
         raise UserError(f"--models {','.join(config.models)}: two models map to the same run directory "
                         f"name ({', '.join(slugs)})")
-    check_models([m for model in config.models for m in run_models(model, config.template.agent_kwargs,
-                  config.run_config(model, [], 1).roles)])  # before anything is written
+    check_models([m for model in config.models for m in run_models(config.run_config(model, [], 1))])
+    # before anything is written
     check_tasks(config.pools, sim=any(is_sim(m) for m in config.models))
     manifest = load_manifest(config.manifest)
     task_dirs = register_tasks(manifest, config.pools)

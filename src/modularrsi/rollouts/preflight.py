@@ -15,7 +15,8 @@ import os
 from pathlib import Path
 
 from modularrsi.models.registry import check_model
-from modularrsi.models.roles import ModelSettings
+from modularrsi.models.settings import ModelSettings
+from modularrsi.rollouts.config import TrialSettings
 from modularrsi.tasks.model import TaskError, discover, load_task
 from modularrsi.util.errors import UserError
 
@@ -55,12 +56,10 @@ def check_models(models: list[ModelSettings]) -> None:
             check_model(settings.model, settings.api_base, api_key_env=settings.api_key_env)
 
 
-def run_models(model: str, agent_kwargs: dict, roles) -> list[ModelSettings]:
+def run_models(config: TrialSettings) -> list[ModelSettings]:
     """The models a run's trials call: the agent's (and a task-aware composer's)."""
-    if roles is not None:
-        return [roles.agent, *([roles.composer] if roles.composer is not None else [])]
-    return [ModelSettings(model=model, api_base=agent_kwargs.get("api_base"),
-                          api_key_env=agent_kwargs.get("api_key_env"))]
+    composer = config.roles.composer if config.roles is not None else None
+    return [config.role("agent"), *([composer] if composer is not None else [])]
 
 
 def check_environment(name: str, kwargs: dict | None = None) -> None:
@@ -93,7 +92,7 @@ def check_environment(name: str, kwargs: dict | None = None) -> None:
 def check_run(config) -> None:
     """A :class:`~modularrsi.rollouts.config.RunConfig` before its first trial: models, the environment,
     then local tasks."""
-    models = run_models(config.model, config.agent_kwargs, config.roles)
+    models = run_models(config)
     check_models(models)
     check_environment(config.env, config.env_kwargs)
     if config.tasks and not config.dataset:

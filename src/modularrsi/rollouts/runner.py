@@ -131,14 +131,12 @@ class Runner:
                 kwargs["replay_cache_path"] = str(cfg.replay_cache)
         if cfg.generation:
             kwargs["generation"] = str(cfg.generation)
-        model = cfg.model
-        if cfg.roles is not None:
-            model = cfg.roles.agent.model
-            kwargs = {**cfg.roles.agent.agent_kwargs(), **kwargs}
-            if cfg.roles.composer is not None:
-                kwargs.update(composer="task-aware", composer_model=cfg.roles.composer.model,
-                              composer_settings=cfg.roles.composer.backend_kwargs())
-        return AgentConfig(import_path=cfg.agent, model_name=model, kwargs=kwargs)
+        # the agent's call settings (those left at their defaults are ModularAgent's defaults already, and
+        # another agent asked for none gets none)
+        kwargs.update(cfg.role("agent").model_dump(exclude={"model"}, exclude_defaults=True))
+        if cfg.roles is not None and cfg.roles.composer is not None:
+            kwargs.update(composer="task-aware", composer_model=cfg.roles.composer.model_dump())
+        return AgentConfig(import_path=cfg.agent, model_name=cfg.model, kwargs=kwargs)
 
     async def _run_one(self, job: Job, slots: asyncio.Semaphore) -> None:
         trial_dir = self.trials_dir / job.trial_name

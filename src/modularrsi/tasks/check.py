@@ -198,8 +198,8 @@ def _fmt(value: float | None) -> str:
 
 async def check_judge(path: Path, config: CheckConfig) -> JudgeCheck:
     assert config.judge is not None
-    verdict = await judge_task(path, config.judge, config.judge_settings)
-    result = JudgeCheck(model=config.judge, scores=verdict.scores, reasons=verdict.reasons, error=verdict.error)
+    verdict = await judge_task(path, config.judge)
+    result = JudgeCheck(model=config.judge.model, scores=verdict.scores, reasons=verdict.reasons, error=verdict.error)
     if verdict.error:
         result.flags.append("judge-unparsed" if verdict.unparsed else "judge-error")
         result.reason = verdict.error
@@ -259,7 +259,7 @@ async def check_tasks(paths: list[Path], out: Path, environment: EnvironmentConf
     reports = await for_each_task(paths, config.concurrency, lambda p: check_task(p, config, out, environment),
                                   broken, on_done)
     write_json(out / "check.json", {
-        "config": config.model_dump(mode="json", exclude={"judge_settings"}),
+        "config": config.model_dump(mode="json"),
         "tasks": [r.model_dump(mode="json") for r in reports],
         "passed": sum(r.ok for r in reports), "failed": sum(not r.ok for r in reports),
         "flagged": sum(bool(r.flags) for r in reports), "wall_seconds": round(time.monotonic() - started, 2)})

@@ -16,6 +16,7 @@ from typing import Any
 
 from modularrsi.models.base import Message, ModelError
 from modularrsi.models.registry import make_model
+from modularrsi.models.settings import ModelSettings
 
 DIMENSIONS = {
     "environment_integrity": "the environment builds and holds what the task needs, and nothing leaks the answer",
@@ -84,10 +85,11 @@ def parse_judgement(text: str) -> tuple[dict[str, int], dict[str, str]]:
     return scores, reasons
 
 
-async def judge_task(task_dir: Path, model_name: str, settings: dict[str, Any] | None = None) -> JudgeResult:
+async def judge_task(task_dir: Path, judge: ModelSettings | str) -> JudgeResult:
     """One judge call on ``task_dir``; never raises for a bad model or a bad reply."""
+    model_name = judge.model if isinstance(judge, ModelSettings) else judge
     try:
-        model = make_model(model_name, **(settings or {}))
+        model = make_model(judge)
         reply = await model.complete(prompt(task_dir))
     except (ModelError, ValueError, OSError) as exc:
         return JudgeResult(error=f"judge {model_name} failed: {type(exc).__name__}: {exc}".splitlines()[0])

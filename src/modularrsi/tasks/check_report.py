@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
+from modularrsi.models.settings import ModelSettings
 from modularrsi.tasks.manifest import CheckRecord
 
 
@@ -20,8 +21,8 @@ class CheckConfig(BaseModel):
     repeats: int = Field(2, ge=1, description="Oracle runs per task; each must be rewarded 1.")
     min_steps: int = Field(2, ge=0, description="Flag 'trivial' under this many effective reference steps.")
     min_words: int = Field(25, ge=0, description="Flag 'trivial' under this many instruction words.")
-    judge: str | None = Field(None, description="Model for the LLM judge (make_model name); None skips it.")
-    judge_settings: dict[str, Any] = Field(default_factory=dict, description="Backend kwargs of the judge.")
+    judge: ModelSettings | None = Field(None, description="Model of the LLM judge (a name, or a name with its "
+                                        "call settings); None skips it.")
     judge_min_score: int = Field(3, ge=1, le=5, description="Flag 'judge-low' when a score is under this.")
     concurrency: int = Field(4, ge=1, description="Tasks checked at once.")
 

@@ -104,9 +104,9 @@ def command(
     from modularrsi.tasks.check import CheckConfig, CheckReport, check_tasks, update_manifest
 
     task_dirs, environment = _inputs(paths, env, manifest)
-    settings = {k: v for k, v in {"api_base": judge_api_base, "api_key_env": judge_api_key_env}.items() if v}
-    config = CheckConfig(repeats=repeats, min_steps=min_steps, min_words=min_words, judge=judge,
-                         judge_settings=settings, judge_min_score=judge_min_score, concurrency=concurrency)
+    judged = {"model": judge, "api_base": judge_api_base, "api_key_env": judge_api_key_env} if judge else None
+    config = CheckConfig(repeats=repeats, min_steps=min_steps, min_words=min_words, judge=judged,
+                         judge_min_score=judge_min_score, concurrency=concurrency)
     out = (out or Path("runs") / f"check-{stamp()}").resolve()
 
     def problems(report: CheckReport) -> str:
