@@ -44,6 +44,7 @@ from modularrsi.evolve.catalogue import CATALOGUE
 from modularrsi.evolve.gates.stats import task_sign_test_p
 from modularrsi.evolve.sim_editor import SimEditor
 from modularrsi.harness import BASELINE
+from modularrsi.models.settings import is_sim
 from modularrsi.util.files import write_text
 
 REPO = Path(__file__).resolve().parents[1]
@@ -154,7 +155,7 @@ def signal_table(rows: list[dict]) -> str:
 def ground_truth(rows: list[dict], setup: Setup, model: str, replayed: bool) -> dict:
     """The table as data (``--json``): what ``bench/small_tier/summary.py`` judges promoted changes by."""
     keep = ("name", "overall", "wins", "losses", "tasks_up", "tasks_down", "p")
-    return {"model": model, "simulated": model.startswith("sim"), "replayed": replayed,
+    return {"model": model, "simulated": is_sim(model), "replayed": replayed,
             "tasks": rows[0]["overall"]["tasks"], "k": setup.k, "seed": setup.seed,
             "rows": [{key: row[key] for key in keep} | {"delta_acc": row["overall"]["acc"] - rows[0]["overall"]["acc"]}
                      for row in rows]}
@@ -164,7 +165,7 @@ def main(setup: Setup, only: list[str], out: Path | None, repeat: bool | None, a
     root = out or Path(tempfile.mkdtemp(prefix="bench-mechanisms-"))
     root.mkdir(parents=True, exist_ok=True)
     model = setup.model()
-    simulated = model.startswith("sim")
+    simulated = is_sim(model)
     editor = SimEditor(seed=setup.seed, bad_rate=0.0)
     variants = [("gen_0", BASELINE)]
     for tag, entry in CATALOGUE.items():

@@ -27,6 +27,7 @@ from modularrsi.evolve.memory import TrajectoryMemory
 from modularrsi.evolve.proposal import manifest_id
 from modularrsi.models.base import ChatModel
 from modularrsi.models.registry import make_model
+from modularrsi.models.settings import is_sim
 from modularrsi.rollouts.config import INHERITED, RunConfig
 from modularrsi.rollouts.results import RunResults
 from modularrsi.rollouts.run import execute
@@ -63,7 +64,7 @@ class RunContext:
     def role_model(self, role: str) -> ChatModel | None:
         """The model of an LLM role; None for ``sim`` (the sim roles need none)."""
         settings = self.config.role(role)
-        if settings.model.startswith("sim"):
+        if is_sim(settings.model):
             return None
         return make_model(settings, cache_path=self.layout.cache, budget_path=self.layout.budget,
                           max_tokens=self.config.max_tokens, max_cost_usd=self.config.max_cost_usd)

@@ -218,7 +218,7 @@ async def evaluate(template: RunConfig, baseline: Path, candidate: Path, out: Pa
     caller (an evolution's), so its caps hold here too. Overlapping tasks: see :func:`check_overlap`.
     The baseline side runs first; the candidate side replays its response cache (module docstring)."""
     from modularrsi.harness.library import load_generation
-    from modularrsi.harness.model_limits import is_litellm_name
+    from modularrsi.models.settings import is_litellm
     from modularrsi.rollouts.preflight import check_run
     from modularrsi.rollouts.run import execute  # here, so that reading eval.json does not load Harbor
 
@@ -231,7 +231,7 @@ async def evaluate(template: RunConfig, baseline: Path, candidate: Path, out: Pa
     for side, generation in (("baseline", baseline), ("candidate", candidate)):  # in turn: the candidate replays
         config = side_config(template, side, generation, out)
         results.append(await execute(config, out / side, slots=slots, budget_path=budget_path, checked=True))
-    coupled = template.cache and is_litellm_name(template.roles.agent.model if template.roles else template.model)
+    coupled = template.cache and is_litellm(template.model)
     result = compare(results[0], results[1], template.k, template.seed, (baseline, candidate),
                      (out / "baseline", out / "candidate")).model_copy(update={"overlap": overlap, "coupled": coupled})
     write_json(out / "eval.json", result.model_dump(mode="json"))

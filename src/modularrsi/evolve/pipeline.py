@@ -64,7 +64,8 @@ class Evolution(RunContext):
         """Every role's model answers (with its key), the environment can start trials here, and every
         evolution and held-out task is usable: refused in one line otherwise."""
         from modularrsi.models import roles
-        from modularrsi.rollouts.preflight import check_environment, check_models, check_tasks, is_sim
+        from modularrsi.models.settings import is_sim
+        from modularrsi.rollouts.preflight import check_environment, check_models, check_tasks
 
         c = self.config
         check_models([c.role(role) for role in roles.ROLES])

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from modularrsi.evolve.libraryops import Merge
 from modularrsi.harness.manifest import FunctionEntry, GenerationManifest
+from modularrsi.models.settings import is_sim
 from modularrsi.util.files import write_json
 
 __all__ = ["Conflict", "EpochOutcome", "EpochSample", "EvolveLock", "FrozenRecord", "FunctionEntry",
@@ -41,6 +42,11 @@ class EvolveLock(BaseModel):
     tasks: list[str] = Field(default_factory=list)
     seed: int = 0
     roles: dict[str, str] = Field(default_factory=dict)
+
+    @property
+    def simulated(self) -> bool:
+        """The agent is the offline simulator."""
+        return is_sim(self.roles.get("agent", ""))
 
 
 class LaneState(BaseModel):

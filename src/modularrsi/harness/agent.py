@@ -30,14 +30,14 @@ from modularrsi import __version__
 from modularrsi.harness import composer
 from modularrsi.harness.kernel import Kernel
 from modularrsi.harness.library import load_generation
-from modularrsi.harness.model_limits import FALLBACK_CONTEXT_LIMIT, RETRY_BACKOFF_S, is_litellm_name, model_limits
+from modularrsi.harness.model_limits import FALLBACK_CONTEXT_LIMIT, RETRY_BACKOFF_S, model_limits
 from modularrsi.harness.protocols import Ending
 from modularrsi.harness.runtime import RuntimeUnavailable
 from modularrsi.harness.safefiles import write_atomic
 from modularrsi.harness.session import FunctionError
 from modularrsi.harness.terminal import TmuxTerminal
 from modularrsi.harness.trajectory import TrajectoryRecorder
-from modularrsi.models.settings import CALL_FIELDS, ModelCall, ModelSettings
+from modularrsi.models.settings import CALL_FIELDS, ModelCall, ModelSettings, is_litellm, is_sim
 
 BASELINE = Path(__file__).parent / "baseline"
 #: The sim model's default settle cap (seconds): a seeded sim run reads the same screens on a quiet and a
@@ -122,7 +122,7 @@ class ModularAgent(BaseAgent):
         if opts.settle_s is not None:
             return opts.settle_s
         name = self.model_name or opts.model or ""
-        return SIM_SETTLE_S if name == "sim" or name.startswith("sim:") else 0.0
+        return SIM_SETTLE_S if is_sim(name) else 0.0
 
     def _model(self):
         from modularrsi.models.registry import make_model
@@ -158,7 +158,7 @@ class ModularAgent(BaseAgent):
                         self.logs_dir / "module_trace.jsonl", max_turns=opts.max_turns,
                         model_label=getattr(model, "name", ""), function_timeout_s=opts.function_timeout_s,
                         function_memory_mb=opts.function_memory_mb,
-                        output_limit=model_limits(model.name)[1] if is_litellm_name(model.name) else None)
+                        output_limit=model_limits(model.name)[1] if is_litellm(model.name) else None)
         started = time.perf_counter()
         ending = None
         try:

@@ -13,10 +13,6 @@ FALLBACK_CONTEXT_LIMIT = 1_000_000
 RETRY_BACKOFF_S = 4.0
 
 
-def is_litellm_name(name: str) -> bool:
-    """True for names served through LiteLLM (not ``sim`` or ``scripted:``)."""
-    return bool(name) and not (name == "sim" or name.startswith(("sim:", "scripted:")))
-
 
 def model_limits(name: str) -> tuple[int, int | None]:
     """``(context window, output limit or None)`` of LiteLLM model ``name``."""

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from modularrsi.models.base import ChatModel
-from modularrsi.models.settings import ModelSettings
+from modularrsi.models.settings import ModelSettings, is_litellm, is_scripted, is_sim
 from modularrsi.util.errors import UserError
 
 
@@ -28,7 +28,7 @@ def make_model(settings: ModelSettings | str, *, privileged: dict[str, Any] | No
     settings = ModelSettings.model_validate(settings)
     name = settings.model
     model = _backend(settings, privileged, backend)
-    if cache_path is not None and not name.startswith(("sim", "scripted:")):
+    if cache_path is not None and is_litellm(name):
         from modularrsi.models.cache import CachedModel, ResponseCache
 
         replay = ResponseCache(Path(replay_path), read_only=True) if replay_path is not None else None
@@ -52,12 +52,12 @@ def _backend(settings: ModelSettings, privileged: dict[str, Any] | None, backend
     name = settings.model
     if not name:
         raise UserError("no model given: use --model sim, scripted:FILE.json, or a LiteLLM model name")
-    if name == "sim" or name.startswith("sim:"):
+    if is_sim(name):
         from modularrsi.models.sim import SimModel
 
         profile = name.partition(":")[2] or "default"
         return SimModel.for_attempt(profile=profile, **(privileged or {}))
-    if name.startswith("scripted:"):
+    if is_scripted(name):
         from modularrsi.models.scripted import ScriptedModel
 
         return ScriptedModel.from_file(Path(name.partition(":")[2]))
@@ -79,7 +79,7 @@ def check_model(name: str, api_base: str | None = None, timeout_s: float = 5.0,
     ``GET {api_base}/models`` (any HTTP status counts as an answer)."""
     if not name:
         raise ModelCheckError("no model given: use sim, scripted:FILE.json, or a LiteLLM model name")
-    if name == "sim" or name.startswith("sim:"):
+    if is_sim(name):
         from modularrsi.models.sim import world_for
 
         try:
@@ -87,7 +87,7 @@ def check_model(name: str, api_base: str | None = None, timeout_s: float = 5.0,
         except ValueError as exc:
             raise ModelCheckError(f"model '{name}': {exc}") from None
         return
-    if name.startswith("scripted:"):
+    if is_scripted(name):
         from modularrsi.models.scripted import ScriptedModel
 
         try:

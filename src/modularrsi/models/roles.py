@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from modularrsi.models.settings import ModelSettings
+from modularrsi.models.settings import ModelSettings, is_sim
 from modularrsi.util.errors import UserError
 
 Role = Literal["agent", "composer", "analyst", "editor", "reviewer"]
@@ -38,6 +38,6 @@ class ModelRoles(BaseModel):
 
     def warnings(self) -> list[str]:
         editor, reviewer = self.for_role("editor"), self.for_role("reviewer")
-        if editor.model == reviewer.model and not editor.model.startswith("sim"):
+        if editor.model == reviewer.model and not is_sim(editor.model):
             return [f"reviewer and editor are the same model ({editor.model}); a different reviewer is advised"]
         return []

@@ -63,5 +63,20 @@ class ModelSettings(ModelCall, _Named):  # (this base order puts `model` first i
         return {"model": data} if isinstance(data, str) else data
 
 
+def is_sim(name: str) -> bool:
+    """The offline simulator (``sim``, ``sim:PROFILE``); never a served model whose name starts with "sim"."""
+    return name == "sim" or name.startswith("sim:")
+
+
+def is_scripted(name: str) -> bool:
+    """A scripted model (``scripted:FILE.json``)."""
+    return name.startswith("scripted:")
+
+
+def is_litellm(name: str) -> bool:
+    """A model served through LiteLLM: any other non-empty name."""
+    return bool(name) and not (is_sim(name) or is_scripted(name))
+
+
 #: The names of the call settings (options of the agent, never extra agent options).
 CALL_FIELDS = frozenset(ModelCall.model_fields)

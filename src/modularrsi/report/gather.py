@@ -224,9 +224,7 @@ def gather(run_dir: Path, *, with_case: bool = True, with_lineage: bool = True) 
 
 
 def _simulated(report: Report) -> bool:
-    lock = report.lock
-    agent = lock.roles.get("agent", "") if isinstance(lock, EvolveLock) else lock.model if lock else ""
-    return (agent.startswith("sim") or bool(report.results and report.results.simulated)
+    return (bool(report.lock and report.lock.simulated) or bool(report.results and report.results.simulated)
             or bool(report.eval and report.eval.simulated)
             or any(r.simulated for r in report.eval_sides.values())
             or any(e.simulated for lane in report.lanes for e in lane.epochs))

@@ -102,9 +102,11 @@ def command(
 
 
 def print_table(report, manifest) -> None:
+    from modularrsi.models.settings import is_sim
+
     models = [r.model for r in report.runs]
     sim = " [yellow](sim: simulated — tests the machinery, not a real model)[/yellow]" \
-        if any(m.startswith("sim") for m in models) else ""
+        if any(is_sim(m) for m in models) else ""
     table = Table(title=f"Task success rates over {len(models)} models{sim}")
     for column in ("task", "category", *models, "pooled", "95% CI (Wilson)", "difficulty"):
         table.add_column(column)

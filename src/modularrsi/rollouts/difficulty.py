@@ -38,8 +38,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from modularrsi.models.settings import is_scripted, is_sim
 from modularrsi.rollouts.config import RunConfig
-from modularrsi.rollouts.preflight import check_models, check_tasks, is_sim, run_models
+from modularrsi.rollouts.preflight import check_models, check_tasks, run_models
 from modularrsi.rollouts.results import RunResults
 from modularrsi.tasks.manifest import PoolManifest, TaskEntry, entry_for, load_manifest, save_manifest
 from modularrsi.tasks.model import discover, load_task
@@ -120,7 +121,7 @@ def parse_models(text: str) -> list[str]:
 
 def model_slug(model: str) -> str:
     """A directory name for a model: ``sim:perfect`` → ``sim-perfect``, ``scripted:/x/a.json`` → ``scripted-a.json``."""
-    if model.startswith("scripted:"):
+    if is_scripted(model):
         model = "scripted:" + Path(model.partition(":")[2]).name
     return re.sub(r"[^A-Za-z0-9._-]+", "-", model).strip("-")[:80] or "model"
 
@@ -276,7 +277,7 @@ def report_json(report: DifficultyReport, manifest: PoolManifest) -> dict:
         rows.append({"task": name, "category": entry.category, "success": per_model,
                      "success_rate": entry.success_rate, "success_ci95": entry.success_ci95})
     return {"manifest": str(report.manifest), "manifest_hash": report.manifest_hash,
-            "simulated": any(r.model.startswith("sim") for r in report.runs),
+            "simulated": any(is_sim(r.model) for r in report.runs),
             "runs": [{"model": r.model, "run_dir": str(r.run_dir), "attempts": r.attempts, "reused": r.reused,
                       "invalid": r.invalid, "carried_tasks": r.carried} for r in report.runs],
             "tasks": rows}

@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 
 from modularrsi.models.registry import check_model
-from modularrsi.models.settings import ModelSettings
+from modularrsi.models.settings import ModelSettings, is_sim
 from modularrsi.rollouts.config import TrialSettings
 from modularrsi.tasks.model import TaskError, discover, load_task
 from modularrsi.util.errors import UserError
@@ -23,10 +23,6 @@ from modularrsi.util.errors import UserError
 
 class PreflightError(UserError):
     """A task or model no trial could use; the message is one line naming it and what to do."""
-
-
-def is_sim(model: str) -> bool:
-    return model == "sim" or model.startswith("sim:")
 
 
 def check_tasks(paths: list[Path], sim: bool = False) -> list[Path]:

@@ -7,6 +7,7 @@ from dataclasses import asdict
 
 from pydantic import BaseModel, ConfigDict
 
+from modularrsi.models.settings import is_sim
 from modularrsi.rollouts.metrics import Attempt, summarise
 
 SCHEMA_VERSION = 1
@@ -100,7 +101,7 @@ class RunResults(BaseModel):
 def build_results(run_id: str, model: str, generation: str, attempts: list[Attempt], k: int,
                   wall_s: float, seed: int = 0) -> RunResults:
     summary = summarise(attempts, k, seed=seed)
-    return RunResults(run_id=run_id, model=model, simulated=model.startswith("sim"), generation=generation,
+    return RunResults(run_id=run_id, model=model, simulated=is_sim(model), generation=generation,
                       wall_s=round(wall_s, 2), overall=Overall(**summary["overall"]),
                       per_task=[PerTask(**row) for row in summary["per_task"]],
                       attempts=[AttemptRow(**asdict(a)) for a in attempts])

@@ -12,8 +12,8 @@ from harbor.models.trial.config import TaskConfig
 
 from modularrsi.harness.agent import BASELINE
 from modularrsi.harness.library import load_generation
-from modularrsi.harness.model_limits import is_litellm_name
 from modularrsi.models.litellm_backend import litellm_module
+from modularrsi.models.settings import is_litellm
 from modularrsi.rollouts.config import RunConfig
 from modularrsi.rollouts.preflight import check_run
 from modularrsi.rollouts.results import RunResults, build_results
@@ -100,7 +100,7 @@ async def execute(config: RunConfig, run_dir: Path,
     runner = Runner(config, run_dir, jobs, observers, slots=slots, budget_path=budget_path)
     for observer in observers or []:
         observer("planned", {"attempts": len(jobs), "tasks": len(tasks)})
-    if is_litellm_name(config.model):
+    if is_litellm(config.model):
         litellm_module()  # imported before the heap is frozen: its objects live as long as the process
     settle()
     started = time.monotonic()

@@ -16,6 +16,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from modularrsi.models.budget import BudgetFile as BudgetFile  # budget.json, for readers of a run directory
+from modularrsi.models.settings import is_sim
 from modularrsi.util.files import write_json
 
 
@@ -85,3 +86,8 @@ class RunLock(BaseModel):
     manifests: LockManifests = Field(default_factory=LockManifests)
     tasks: list[TaskRef] = Field(default_factory=list)
     attempts: list[AttemptSeed] = Field(default_factory=list)
+
+    @property
+    def simulated(self) -> bool:
+        """The agent is the offline simulator."""
+        return is_sim(self.model)

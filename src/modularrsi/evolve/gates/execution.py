@@ -49,6 +49,7 @@ from modularrsi.evolve.gates.sequential import (
 )
 from modularrsi.evolve.proposal import Proposal, manifest_id
 from modularrsi.evolve.seeds import derived_seed
+from modularrsi.models.settings import is_sim
 from modularrsi.rollouts.config import RunConfig
 from modularrsi.rollouts.results import RunResults
 from modularrsi.rollouts.run import execute
@@ -175,8 +176,7 @@ class ExecutionGate:
 
     @property
     def simulated(self) -> bool:
-        model = self.run.roles.agent.model if self.run.roles else self.run.model
-        return model.startswith("sim")
+        return is_sim(self.run.model)
 
     def root(self, proposal: Proposal) -> Path:
         return self.work_dir / (manifest_id(proposal.staging_dir) or proposal.staging_dir.name)
