@@ -19,7 +19,7 @@ GEN_0 = "gen_0"
 
 def _source(value: Path | None) -> Path:
     """``--from``: a generation directory; ``gen_0`` (or nothing) is the shipped Terminus-2 generation."""
-    from modularrsi.evolve.layout import BASELINE
+    from modularrsi.harness import BASELINE
 
     if value is None or (str(value) == GEN_0 and not value.exists()):
         return BASELINE
@@ -58,7 +58,7 @@ def new(
         gen = new_generation(directory, origin, _sidecars())
     except UserError as exc:
         raise fail(str(exc)) from None
-    from modularrsi.evolve.layout import BASELINE
+    from modularrsi.harness import BASELINE
 
     shown = GEN_0 if origin == BASELINE else str(origin)
     console.print(f"{directory}: a copy of {shown} ({gen.manifest.parents[0]}) with {len(gen.functions)} functions "

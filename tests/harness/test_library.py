@@ -43,6 +43,20 @@ def test_baseline_loads_with_one_core_per_slot():
 OBS = BASELINE / "modules" / "observation" / "limit_output.py"
 
 
+def test_gen0_is_declared_once_and_reading_it_loads_no_harbor():
+    import subprocess
+    import sys
+
+    from modularrsi.evolve import layout
+    from modularrsi.harness import agent, library
+
+    assert BASELINE is library.BASELINE is agent.BASELINE and not hasattr(layout, "BASELINE")
+    code = ("import sys; from modularrsi.harness import BASELINE; "
+            "assert BASELINE.is_dir() and 'harbor' not in sys.modules, sorted(sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
 @pytest.mark.parametrize("edit, needle", [
     (lambda s: s.replace("def shape(output, ctx):", "def shape(output, ctx)"), "syntax error"),
     (lambda s: s.replace("def shape(output, ctx):", "def reshape(output, ctx):"), "missing contract method 'shape'"),

@@ -27,8 +27,8 @@ def attempts(spec: dict[str, list[float | None]]) -> list[Attempt]:
 
 
 def test_invalid_attempts_are_counted_and_left_out_of_acc_never_a_zero():
-    summary = summarise(attempts({"a": [1, 1, 1], "b": [1, 0, None], "c": [0, 0, 0]}), k=3)
-    o = summary["overall"]
+    o, per_task = summarise(attempts({"a": [1, 1, 1], "b": [1, 0, None], "c": [0, 0, 0]}), k=3)
+    assert [(t.task, t.passes, t.invalid) for t in per_task] == [("a", 3, 0), ("b", 1, 1), ("c", 0, 0)]
     assert o["acc"] == pytest.approx((1 + 1 / 2 + 0) / 3)  # b: 1 of its 2 valid attempts (a 0 would give 1/3)
     assert o["pass_at_k"] == pytest.approx(2 / 3) and o["pass_hat_k"] == pytest.approx(1 / 3)  # b at k=2
     assert (o["all_pass_share"], o["mixed_share"], o["all_fail_share"]) == pytest.approx((1 / 3, 1 / 3, 1 / 3))
@@ -39,7 +39,7 @@ def test_invalid_attempts_are_counted_and_left_out_of_acc_never_a_zero():
 
 def test_a_task_without_a_valid_attempt_is_left_out_and_an_all_invalid_run_has_no_nan():
     broken = [Attempt("x", i, 0.0, invalid="model_error: unknown model") for i in range(3)]
-    o = summarise([*attempts({"a": [1, 0, 1]}), *broken], k=3)["overall"]
+    o, _ = summarise([*attempts({"a": [1, 0, 1]}), *broken], k=3)
     assert o["acc"] == pytest.approx(2 / 3) and o["tasks"] == 2 and o["invalid_attempts"] == 3
     results = build_results("r", "openai/x", "g", broken, 3, 1.0)
     again = RunResults.model_validate_json(results.model_dump_json())

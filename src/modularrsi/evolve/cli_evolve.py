@@ -146,7 +146,7 @@ def eval_command(
 ) -> None:
     """Paired comparison of two generations on held-out tasks (same seeds on both sides)."""
     from modularrsi.evolve.evaluate import EvalConfig, evaluate
-    from modularrsi.evolve.layout import BASELINE
+    from modularrsi.harness import BASELINE
     from modularrsi.util.files import write_yaml
 
     try:
@@ -181,7 +181,7 @@ def _check_eval(cfg, evolved: set[str]) -> None:
     """Before anything is written: a candidate is named, both generations load, the tasks and the model
     pass the preflight, none of the tasks is one the evolution run (or the frozen library) evolved on."""
     from modularrsi.evolve.evaluate import check_overlap
-    from modularrsi.evolve.layout import BASELINE
+    from modularrsi.harness import BASELINE
     from modularrsi.harness.library import load_generation
     from modularrsi.rollouts.preflight import check_run
     from modularrsi.rollouts.run import resolve_tasks

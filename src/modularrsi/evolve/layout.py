@@ -19,18 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from importlib.util import find_spec
 from pathlib import Path
-
-
-def _baseline() -> Path:
-    spec = find_spec("modularrsi.harness")  # imports ``modularrsi`` only, not the harness package
-    assert spec is not None and spec.submodule_search_locations is not None
-    return Path(next(iter(spec.submodule_search_locations))) / "baseline"
-
-
-#: gen_0, the shipped Terminus-2 generation (``harness/baseline``), without importing Harbor's agent class.
-BASELINE = _baseline()
 
 
 @dataclass(frozen=True)

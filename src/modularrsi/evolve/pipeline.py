@@ -27,11 +27,11 @@ from typing import Any
 from modularrsi.evolve import finish, integration
 from modularrsi.evolve.context import Observer, RunContext
 from modularrsi.evolve.lane import lanes_for, run_lane
-from modularrsi.evolve.layout import BASELINE
 from modularrsi.evolve.libraryops import copy_generation
 from modularrsi.evolve.memory import TrajectoryMemory
 from modularrsi.evolve.proposal import manifest_id
 from modularrsi.evolve.runfiles import EvolveLock, Lane, write_model
+from modularrsi.harness import BASELINE
 from modularrsi.harness.library import load_generation
 from modularrsi.models.base import BudgetExceeded
 from modularrsi.rollouts.run import resolve_tasks

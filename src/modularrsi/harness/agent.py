@@ -29,7 +29,7 @@ from pydantic import Field
 from modularrsi import __version__
 from modularrsi.harness import composer
 from modularrsi.harness.kernel import Kernel
-from modularrsi.harness.library import load_generation
+from modularrsi.harness.library import BASELINE, load_generation
 from modularrsi.harness.model_limits import FALLBACK_CONTEXT_LIMIT, RETRY_BACKOFF_S, model_limits
 from modularrsi.harness.protocols import Ending
 from modularrsi.harness.runtime import RuntimeUnavailable
@@ -39,7 +39,6 @@ from modularrsi.harness.terminal import TmuxTerminal
 from modularrsi.harness.trajectory import TrajectoryRecorder
 from modularrsi.models.settings import CALL_FIELDS, ModelCall, ModelSettings, is_litellm, is_sim
 
-BASELINE = Path(__file__).parent / "baseline"
 #: The sim model's default settle cap (seconds): a seeded sim run reads the same screens on a quiet and a
 #: loaded machine unless one command runs past this.
 SIM_SETTLE_S = 120.0

@@ -27,7 +27,10 @@ from modularrsi.harness.manifest import FILE as MANIFEST
 from modularrsi.harness.manifest import GenerationManifest, generation_id, write_files
 from modularrsi.harness.protocols import CONTRACTS, CORE_SLOTS, MODULES
 
-__all__ = ["Function", "Generation", "GenerationError", "GenerationManifest", "check_source", "copy_generation",
+#: gen_0, the shipped Terminus-2 generation (the harness package's ``baseline/``).
+BASELINE = Path(__file__).parent / "baseline"
+
+__all__ = ["BASELINE", "Function", "Generation", "GenerationError", "GenerationManifest", "check_source", "copy_generation",
            "generation_id", "load_generation", "write_generation", "write_unchecked"]
 
 

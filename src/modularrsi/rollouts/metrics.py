@@ -18,10 +18,11 @@ Definitions (n attempts of a task, c of them rewarded 1):
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from math import comb
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict
 
 
 @dataclass(frozen=True)
@@ -64,8 +65,10 @@ def pass_hat_k(n: int, c: int, k: int) -> float:
     return comb(c, k) / comb(n, k)
 
 
-@dataclass
-class TaskMetrics:
+class PerTask(BaseModel):
+    """One task's metrics (a row of ``results.json``'s ``per_task``)."""
+
+    model_config = ConfigDict(extra="forbid")
     task: str
     attempts: int
     passes: int
@@ -79,15 +82,18 @@ class TaskMetrics:
     invalid: int
 
 
-def task_metrics(task: str, attempts: list[Attempt], k: int) -> TaskMetrics:
+def task_metrics(task: str, attempts: list[Attempt], k: int) -> PerTask:
     """One task's metrics over its valid attempts (all zero when none is valid; see :func:`summarise`)."""
     valid = [a for a in attempts if a.invalid_reason is None]
     n, c = len(valid), sum(a.passed for a in valid)
     k = min(k, n)
-    return TaskMetrics(task, len(attempts), c, float(np.mean([a.reward for a in valid])) if n else 0.0,
-                       pass_at_k(n, c, k) if n else 0.0, pass_hat_k(n, c, k) if n else 0.0,
-                       float(np.mean([a.steps for a in valid])) if n else 0.0, sum(a.input_tokens for a in attempts),
-                       sum(a.output_tokens for a in attempts), sum(a.cost_usd for a in attempts), len(attempts) - n)
+    return PerTask(task=task, attempts=len(attempts), passes=c,
+                   acc=float(np.mean([a.reward for a in valid])) if n else 0.0,
+                   pass_at_k=pass_at_k(n, c, k) if n else 0.0, pass_hat_k=pass_hat_k(n, c, k) if n else 0.0,
+                   mean_steps=float(np.mean([a.steps for a in valid])) if n else 0.0,
+                   input_tokens=sum(a.input_tokens for a in attempts),
+                   output_tokens=sum(a.output_tokens for a in attempts),
+                   cost_usd=sum(a.cost_usd for a in attempts), invalid=len(attempts) - n)
 
 
 def bootstrap_ci(values: np.ndarray, n_boot: int = 2000, seed: int = 0) -> tuple[float, float]:
@@ -103,8 +109,8 @@ def bootstrap_ci(values: np.ndarray, n_boot: int = 2000, seed: int = 0) -> tuple
 METRICS = ("acc", "pass_at_k", "pass_hat_k", "mean_steps")
 
 
-def summarise(attempts: list[Attempt], k: int, seed: int = 0) -> dict:
-    """Per-task metrics and the overall summary with bootstrap intervals (plain, JSON-ready)."""
+def summarise(attempts: list[Attempt], k: int, seed: int = 0) -> tuple[dict, list[PerTask]]:
+    """The overall summary with bootstrap intervals (plain, JSON-ready) and the per-task metrics."""
     by_task: dict[str, list[Attempt]] = defaultdict(list)
     for a in attempts:
         by_task[a.task].append(a)
@@ -128,4 +134,4 @@ def summarise(attempts: list[Attempt], k: int, seed: int = 0) -> dict:
         values = np.array([getattr(m, name) for m in scored], dtype=float)
         overall[name] = float(values.mean()) if len(values) else 0.0
         overall[f"{name}_ci95"] = list(bootstrap_ci(values, seed=seed)) if len(values) else [0.0, 0.0]
-    return {"overall": overall, "per_task": [asdict(m) for m in per_task]}
+    return overall, per_task

@@ -8,7 +8,7 @@ from dataclasses import asdict
 from pydantic import BaseModel, ConfigDict
 
 from modularrsi.models.settings import is_sim
-from modularrsi.rollouts.metrics import Attempt, summarise
+from modularrsi.rollouts.metrics import Attempt, PerTask, summarise
 
 SCHEMA_VERSION = 1
 
@@ -41,21 +41,6 @@ class Overall(Estimates):
     all_pass_share: float
     mixed_share: float
     all_fail_share: float
-
-
-class PerTask(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    task: str
-    attempts: int
-    passes: int
-    acc: float
-    pass_at_k: float
-    pass_hat_k: float
-    mean_steps: float
-    input_tokens: int
-    output_tokens: int
-    cost_usd: float
-    invalid: int
 
 
 class AttemptRow(BaseModel):
@@ -100,8 +85,7 @@ class RunResults(BaseModel):
 
 def build_results(run_id: str, model: str, generation: str, attempts: list[Attempt], k: int,
                   wall_s: float, seed: int = 0) -> RunResults:
-    summary = summarise(attempts, k, seed=seed)
+    overall, per_task = summarise(attempts, k, seed=seed)
     return RunResults(run_id=run_id, model=model, simulated=is_sim(model), generation=generation,
-                      wall_s=round(wall_s, 2), overall=Overall(**summary["overall"]),
-                      per_task=[PerTask(**row) for row in summary["per_task"]],
+                      wall_s=round(wall_s, 2), overall=Overall(**overall), per_task=per_task,
                       attempts=[AttemptRow(**asdict(a)) for a in attempts])

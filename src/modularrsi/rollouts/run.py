@@ -10,7 +10,7 @@ from pathlib import Path
 from harbor.models.job.config import DatasetConfig
 from harbor.models.trial.config import TaskConfig
 
-from modularrsi.harness.agent import BASELINE
+from modularrsi.harness import BASELINE
 from modularrsi.harness.library import load_generation
 from modularrsi.models.litellm_backend import litellm_module
 from modularrsi.models.settings import is_litellm

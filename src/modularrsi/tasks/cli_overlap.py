@@ -8,7 +8,6 @@ line on stderr and exit 2.
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 from typing import Annotated
 
@@ -16,7 +15,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from modularrsi.cli_common import console, fail
+from modularrsi.cli_common import console, fail, stamp
 from modularrsi.tasks.embeddings import BACKENDS, DEFAULT_THRESHOLDS, EmbeddingUnavailable, make_embedder
 from modularrsi.tasks.overlap import OverlapReport, build_report, load_pool, load_spec, screen, update_manifest
 from modularrsi.util.errors import UserError
@@ -76,8 +75,7 @@ def command(
         raise fail(str(exc)) from None
     report = build_report(results, backend=backend, embedder=embedder, threshold=cutoff, top=top, pool=pool,
                           against=against, spec_size=len(spec))
-    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
-    out = out or Path("runs") / f"overlap-{stamp}"
+    out = out or Path("runs") / f"overlap-{stamp()}"
     write_json(out / "overlap.json", report.model_dump(mode="json"))
     _print(report)
     console.print(f"{len(report.overlapping)} of {report.pool_size} tasks overlap — report: {out / 'overlap.json'}")
