@@ -30,8 +30,8 @@ from modularrsi.harness.protocols import CONTRACTS, CORE_SLOTS, MODULES
 #: gen_0, the shipped Terminus-2 generation (the harness package's ``baseline/``).
 BASELINE = Path(__file__).parent / "baseline"
 
-__all__ = ["BASELINE", "Function", "Generation", "GenerationError", "GenerationManifest", "check_source", "copy_generation",
-           "generation_id", "load_generation", "write_generation", "write_unchecked"]
+__all__ = ["BASELINE", "Function", "Generation", "GenerationError", "GenerationManifest", "check_source",
+           "copy_generation", "generation_id", "load_generation", "write_generation", "write_unchecked"]
 
 
 @dataclass

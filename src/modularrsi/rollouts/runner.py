@@ -22,21 +22,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from harbor.models.trial.config import AgentConfig, TaskConfig, TrialConfig
+from harbor.models.trial.config import AgentConfig, TaskConfig
 from harbor.models.trial.result import TrialResult
-from harbor.trial.trial import Trial
 
 from modularrsi.models.budget import BudgetLedger
 from modularrsi.rollouts.config import RunConfig
 from modularrsi.rollouts.metrics import Attempt
 from modularrsi.rollouts.state import AttemptSeed, LockManifests, RunLock, RunState, TaskRef, write_state
-from modularrsi.tasks.trials import (
-    environment_name,
-    exception_text,
-    invalid_reason,
-    resolve_environment,
-    reward_of,
-)
+from modularrsi.tasks.trials import environment_name, exception_text, invalid_reason, reward_of, run_trial
 from modularrsi.util.errors import Stopped
 from modularrsi.util.files import write_json
 
@@ -151,20 +144,14 @@ class Runner:
                 if trial_dir.exists():
                     shutil.rmtree(trial_dir)
                 self._emit("started", {"trial": job.trial_name})
-                env_name = ""
-                try:
-                    env_name, environment = resolve_environment(self.config.env, Path(job.task.path),
-                                                                self.config.env_kwargs)
-                    config = TrialConfig(task=job.task, trials_dir=self.trials_dir, trial_name=job.trial_name,
-                                         agent=self._agent(job), environment=environment,
-                                         timeout_multiplier=self.config.timeout_multiplier)
-                    trial = await Trial.create(config)
-                except Exception as exc:  # noqa: BLE001 - a task that cannot start is an outcome, not a crash
-                    error = exception_text(type(exc).__name__, str(exc))
-                    self._record(job, Attempt(task=job.name, attempt=job.index, reward=None, environment=env_name,
-                                              error=error, invalid=error), False)
-                    return  # no result.json is written, so a resumed run tries it again
-                finished = await trial.run()
+                outcome = await run_trial(job.task, self._agent(job), self.trials_dir, self.config.env,
+                                          job.trial_name, self.config.timeout_multiplier, self.config.env_kwargs)
+                if outcome.result is None:  # it could not start: no result.json, so a resumed run tries again
+                    self._record(job, Attempt(task=job.name, attempt=job.index, reward=None,
+                                              environment=outcome.environment, error=outcome.invalid,
+                                              invalid=outcome.invalid), False)
+                    return
+                finished = outcome.result
             reused = False
         else:
             reused = True

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import importlib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -176,6 +176,7 @@ class TrialOutcome:
     seconds: float
     environment: str = ""
     invalid: str | None = None
+    result: Any = field(default=None, repr=False, compare=False)  # Harbor's TrialResult; None: never started
 
     @property
     def passed(self) -> bool:
@@ -246,21 +247,25 @@ def exception_text(kind: str, message: str) -> str:
     return f"{kind}: {summarise(message, 400)}"
 
 
-async def run_trial(task_dir: Path, agent: AgentConfig, trials_dir: Path, environment: EnvironmentConfig | str,
-                    trial_name: str = "", timeout_multiplier: float = 1.0) -> TrialOutcome:
-    """Run ``agent`` on ``task_dir`` once through Harbor; never raises for a failed trial.
-    ``environment`` is a config, or a name (``auto`` chooses per task) resolved here."""
+async def run_trial(task: Path | TaskConfig, agent: AgentConfig, trials_dir: Path,
+                    environment: EnvironmentConfig | str, trial_name: str = "", timeout_multiplier: float = 1.0,
+                    env_kwargs: dict[str, Any] | None = None) -> TrialOutcome:
+    """Run ``agent`` on ``task`` (a directory, or Harbor's task config) once through Harbor; never raises
+    for a failed trial: one that cannot start is an invalid outcome without a ``result``. ``environment``
+    is a config, or a name (``auto`` chooses per task) resolved here with ``env_kwargs``. Every trial
+    this project runs starts here."""
     from harbor.trial.trial import Trial
 
+    task = task if isinstance(task, TaskConfig) else TaskConfig(path=task)
+    task_dir = Path(task.path)
     env_name = environment if isinstance(environment, str) else environment_name(environment)
     try:
         if isinstance(environment, str):
-            env_name, environment = resolve_environment(environment, task_dir)
+            env_name, environment = resolve_environment(environment, task_dir, env_kwargs)
         else:
             check_host_env(task_dir)
-        config = TrialConfig(task=TaskConfig(path=task_dir), trials_dir=trials_dir, agent=agent,
-                             environment=environment, trial_name=trial_name,
-                             timeout_multiplier=timeout_multiplier)
+        config = TrialConfig(task=task, trials_dir=trials_dir, agent=agent, environment=environment,
+                             trial_name=trial_name, timeout_multiplier=timeout_multiplier)
         trial = await Trial.create(config)
     except Exception as exc:  # noqa: BLE001 - a task that cannot even start is an outcome, not a crash
         error = exception_text(type(exc).__name__, str(exc))
@@ -273,5 +278,5 @@ async def run_trial(task_dir: Path, agent: AgentConfig, trials_dir: Path, enviro
     if result.started_at and result.finished_at:
         seconds = (result.finished_at - result.started_at).total_seconds()
     return TrialOutcome(task_dir.name, trial.paths.trial_dir, reward_of(result), exception, seconds, env_name,
-                        invalid_reason(result))
+                        invalid_reason(result), result)
 
