@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from modularrsi.evolve.gates import GateVerdict
+from modularrsi.evolve.gates.sequential import ExecutionDetails
 from modularrsi.util.files import write_text
 
 
@@ -50,7 +51,8 @@ class Change(BaseModel):
     @property
     def undecided(self) -> bool:
         """Rejected only because its confirm reached the cap; its statistic is kept for a later epoch."""
-        return bool(self.gates) and self.gates[-1].details.get("decision") == "undecided"
+        last = ExecutionDetails.of(self.gates[-1]) if self.gates else None
+        return last is not None and last.decision == "undecided"
 
     @classmethod
     def decided(cls, fields: dict[str, Any], verdicts: list[GateVerdict]) -> Change:

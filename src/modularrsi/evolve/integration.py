@@ -14,6 +14,7 @@ from pathlib import Path
 from modularrsi.evolve.context import RunContext
 from modularrsi.evolve.gates import run_chain
 from modularrsi.evolve.gates.execution import Sample
+from modularrsi.evolve.gates.sequential import ExecutionDetails
 from modularrsi.evolve.gates.static import StaticConfig, StaticGate, load_in_subprocess
 from modularrsi.evolve.history import Change
 from modularrsi.evolve.layout import ProposalLayout
@@ -95,9 +96,8 @@ def latest_passes(evo: RunContext, lane: str, generation: str) -> dict[str, tupl
     for change in evo.history.promoted(lane):
         if change.generation == generation:
             # the confirm's fresh pairs (the last execution verdict), not the screen's replay of failures
-            details = next((g.details for g in reversed(change.gates) if g.gate == "execution"), {})
-            return {t: (sum(f.endswith("1") for f in flips), len(flips))
-                    for t, flips in details.get("per_task", {}).items()}
+            confirm = next((d for g in reversed(change.gates) if (d := ExecutionDetails.of(g))), None)
+            return confirm.task_outcomes() if confirm else {}
     return {}
 
 

@@ -22,6 +22,7 @@ from modularrsi.evolve.evidence import epoch_evidence
 from modularrsi.evolve.findings import Direction, Finding
 from modularrsi.evolve.gates import GateVerdict, run_chain
 from modularrsi.evolve.gates.execution import Sample, ScreenPlan
+from modularrsi.evolve.gates.sequential import ExecutionDetails
 from modularrsi.evolve.gates.static import StaticConfig, StaticGate
 from modularrsi.evolve.history import Change
 from modularrsi.evolve.layout import EpochLayout, LaneLayout, ProposalLayout
@@ -192,9 +193,11 @@ class EpochRun:
                 screened.append((slot, *got))
                 reached += 1
             slot += 1
-        confirms = sum(bool(ch.gates) and ch.gates[-1].details.get("stage") == "confirm" for ch in decided.values())
-        ranked = sorted(screened, key=lambda s: (-s[2][-1].details["fixes"] + s[2][-1].details["breaks"],
-                                                 -s[2][-1].details["fixes"], s[0]))
+        confirms = sum(bool(ch.gates) and getattr(ExecutionDetails.of(ch.gates[-1]), "stage", "") == "confirm"
+                       for ch in decided.values())
+        screens = {s[0]: ExecutionDetails.model_validate(s[2][-1].details) for s in screened}
+        ranked = sorted(screened, key=lambda s: (screens[s[0]].breaks - screens[s[0]].fixes, -screens[s[0]].fixes,
+                                                 s[0]))
         winner = None
         for slot, proposal, verdicts, base in ranked:
             where = self.layout.proposal(index, slot)
@@ -203,7 +206,7 @@ class EpochRun:
                 confirms += 1
                 self.emit("proposal", direction=direction.id, stage="confirm")
                 confirm = await self.evo.execution_gate(where, self.seed).confirm(
-                    proposal, sample, verdicts[-1].details.get("fixed_tasks"), share)
+                    proposal, sample, screens[slot].fixed_tasks, share)
                 change = self.evo.settle(where, Change.decided(base, [*verdicts, confirm]))
                 if change.outcome == "promoted":
                     winner = (slot, change)

@@ -40,8 +40,8 @@ from modularrsi.evolve.gates.carried import Carried
 from modularrsi.evolve.gates.sequential import (
     ConfirmRule,
     Decision,
+    ExecutionDetails,
     Pair,
-    ScreenResult,
     Tally,
     confirm_rule,
     decide,
@@ -284,7 +284,7 @@ class ExecutionGate:
             screened = await self.screen(proposal, sample, known)
             if not screened.passed:
                 return self._record(proposal, screened)
-            steer = ScreenResult.model_validate({k: screened.details[k] for k in ScreenResult.model_fields}).fixed_tasks
+            steer = ExecutionDetails.model_validate(screened.details).fixed_tasks
             confirmed = await self.confirm(proposal, sample, steer)
             confirmed = confirmed.model_copy(update={"details": {**confirmed.details, "screen": screened.details}})
             return self._record(proposal, confirmed)

@@ -171,6 +171,38 @@ class Pair(BaseModel):
     round: int = 0
 
 
+class ExecutionDetails(BaseModel):
+    """An execution verdict's ``details`` as the evolution reads them back (from the verdict, or from
+    ``record.json`` and the history): typed, never parsed from the display strings. What else a verdict
+    records (``per_task`` flips as ``"0→1"``, the rule, the runs) is for people and the report."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    stage: Literal["screen", "confirm", "race"] | None = Field(default=None, description="race: a screened "
+                                                               "candidate left out after another was confirmed.")
+    decision: Decision | None = Field(default=None, description="confirm: accept, reject or undecided.")
+    fixes: int = Field(default=0, description="screen: failing evidence attempts the change fixed.")
+    breaks: int = Field(default=0, description="screen: passing anchor attempts it broke.")
+    fixed_tasks: list[str] | None = Field(default=None, description="screen: tasks with a fixed attempt (the "
+                                          "confirm is steered to them); None: no replay, every evidence task.")
+    pairs_detail: list[Pair] = Field(default_factory=list, description="confirm: every fresh pair it ran.")
+
+    @classmethod
+    def of(cls, verdict: object) -> ExecutionDetails | None:
+        """The details of an execution gate's verdict (None for another gate's)."""
+        if getattr(verdict, "gate", None) != "execution":
+            return None
+        return cls.model_validate(verdict.details)  # type: ignore[attr-defined]
+
+    def task_outcomes(self) -> dict[str, tuple[int, int]]:
+        """Per task: (pairs the changed generation passed, pairs), over the confirm's fresh pairs."""
+        out: dict[str, tuple[int, int]] = {}
+        for p in self.pairs_detail:
+            passed, pairs = out.get(p.task, (0, 0))
+            out[p.task] = (passed + p.staging, pairs + 1)
+        return out
+
+
 def decide(pairs: list[Pair], anchors: list[str], rule: ConfirmRule, carried: Tally | None = None
            ) -> tuple[Decision, Tally]:
     """The confirm's decision on measured pairs, round by round from ``carried`` (a pure function): the
