@@ -198,10 +198,26 @@ def _check_eval(cfg, evolved: set[str]) -> None:
                         f"(e.g. {clash[0]}); evaluation tasks must be disjoint from evolution tasks")
 
 
+def lock_tasks(text: str) -> set[str]:
+    """The task names a run directory's ``lock.json`` lists: an evolution's (names), else a run's (each with
+    its path)."""
+    from pydantic import ValidationError
+
+    from modularrsi.evolve.runfiles import EvolveLock
+    from modularrsi.rollouts.state import RunLock
+
+    try:
+        return set(EvolveLock.model_validate_json(text).tasks)
+    except ValidationError:
+        return {t.name for t in RunLock.model_validate_json(text).tasks}
+
+
 def _disjoint(paths: list[Path]) -> tuple[list[Path], set[str]]:
     """Split --disjoint-from into pool manifests (files) and run directories: an evolution's or a plain
     run's, whose lock.json names the tasks it ran."""
-    import json
+    from pydantic import ValidationError
+
+    from modularrsi.util.settings import option_error
 
     manifests, evolved = [], set()
     for path in paths:
@@ -210,11 +226,11 @@ def _disjoint(paths: list[Path]) -> tuple[list[Path], set[str]]:
             continue
         lock = path / "lock.json"
         try:
-            tasks = json.loads(lock.read_text()).get("tasks", [])
-            evolved |= {t["name"] if isinstance(t, dict) else str(t) for t in tasks}
-        except (OSError, ValueError, AttributeError, KeyError, TypeError) as exc:
+            evolved |= lock_tasks(lock.read_text())
+        except (OSError, ValidationError) as exc:
+            why = option_error(exc, "field") if isinstance(exc, ValidationError) else f"{type(exc).__name__}: {exc}"
             raise UserError(f"--disjoint-from {path}: a directory must be a run directory with a readable "
-                            f"lock.json listing its tasks ({type(exc).__name__}: {exc})") from None
+                            f"lock.json listing its tasks ({why})") from None
     return manifests, evolved
 
 

@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import ValidationError
 
 from modularrsi.evolve.aggregate import Aggregation
 from modularrsi.evolve.buckets import EpochBuckets
+from modularrsi.evolve.config import EvolveConfig
 from modularrsi.evolve.evaluate import EvalResult
 from modularrsi.evolve.findings import Direction, Finding
 from modularrsi.evolve.history import Change
@@ -84,6 +84,7 @@ class Report:
     lanes: list[LaneView] = field(default_factory=list)
     changes: list[Change] = field(default_factory=list)
     budget: BudgetFile | None = None
+    config: EvolveConfig | None = None  # an evolution's config.yaml, read through its model
     planned_epochs: int | None = None
     history: list[HistoryEntry] = field(default_factory=list)
     lineage: Lineage | None = None
@@ -181,14 +182,13 @@ def _eval_sides(eval_dir: Path) -> dict[str, RunResults]:
     return sides
 
 
-def _planned_epochs(run_dir: Path, state: RunState) -> int | None:
-    if state.epochs is not None:
-        return state.epochs
+def read_config(run_dir: Path) -> EvolveConfig | None:
+    """An evolution's ``config.yaml`` through :class:`EvolveConfig`; None when it is missing or is not one
+    this version reads (the report then leaves out what only it says)."""
     try:
-        config = yaml.safe_load((run_dir / "config.yaml").read_text()) or {}
-    except (OSError, ValueError, yaml.YAMLError):
+        return EvolveConfig.load(run_dir / "config.yaml")
+    except UserError:
         return None
-    return config.get("epochs") if isinstance(config, dict) else None
 
 
 def gather(run_dir: Path, *, with_case: bool = True, with_lineage: bool = True) -> Report:
@@ -209,7 +209,9 @@ def gather(run_dir: Path, *, with_case: bool = True, with_lineage: bool = True) 
         report.eval_sides = _eval_sides(run_dir)
     else:
         report.lock = read_model(layout.lock, EvolveLock)
-        report.planned_epochs = _planned_epochs(run_dir, report.state)
+        report.config = read_config(run_dir)
+        report.planned_epochs = report.state.epochs if report.state.epochs is not None else \
+            report.config.epochs if report.config else None
         report.lanes = gather_lanes(layout, report.lock)
         report.changes = read_lines(layout.history, Change)
         report.history = gather_history(layout.memory)

@@ -75,18 +75,10 @@ def _attempts(report: Report) -> tuple[int, int]:
 
 
 def _full_plan(report: Report) -> int | None:
-    config = report.run_dir / "config.yaml"
-    try:
-        import yaml
-
-        loaded = yaml.safe_load(config.read_text()) or {}
-    except (OSError, ValueError, yaml.YAMLError):
-        return None
-    k = loaded.get("k") if isinstance(loaded, dict) else None
     tasks = len(report.lock.tasks) if report.lock else 0
-    if not (isinstance(k, int) and tasks and report.planned_epochs):
+    if not (report.config and tasks and report.planned_epochs):
         return None
-    return len(report.lanes) * report.planned_epochs * tasks * k
+    return len(report.lanes) * report.planned_epochs * tasks * report.config.k
 
 
 def _lanes_table(report: Report) -> Table:
