@@ -33,10 +33,12 @@ class TrialSettings(BaseModel):
                                      "composer, analyst, editor, reviewer); unset roles use roles.agent, which "
                                      "replaces `model`. `sim` for a role uses its offline implementation.")
     k: int = Field(default=3, ge=1, description="Attempts per task (per task and epoch in an evolution).")
-    concurrency: int = Field(default=8, ge=1, description="Attempts running at once.")
+    concurrency: int = Field(default=8, ge=1, description="Attempts running at once (in an evolution: over all "
+                             "lanes).")
     env: str = Field(default="auto", description=ENV_HELP)
     env_kwargs: dict[str, Any] = Field(default_factory=dict, description="Environment kwargs.")
-    seed: int = Field(default=0, description="Run seed; each attempt's seed derives from it.")
+    seed: int = Field(default=0, description="Run seed; each attempt's seed derives from it (in an evolution also "
+                      "sampling, editing and the gates': same seed, same run).")
     max_turns: int | None = Field(default=50, ge=1, description="Turn limit per attempt (None: none).")
     timeout_multiplier: float = Field(default=1.0, gt=0, description="Scales every task timeout (raise it for "
                                       "slow local models).")
