@@ -1,17 +1,18 @@
 """The function runtime's sandbox (see :mod:`modularrsi.harness.runtime` for what it confines):
 the directory its ``/rt`` shows (:func:`build_root`), the bubblewrap command line that starts the
-zygote in it (:func:`bwrap_argv`), and the thread that keeps it (:func:`spawn_kept`)."""
+zygote in it (:func:`zygote_argv`), and the thread that keeps it (:func:`spawn_kept`)."""
 
 from __future__ import annotations
 
 import atexit
-import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import threading
 from pathlib import Path
+
+from modularrsi.util.bwrap import bwrap_argv, mirror
 
 #: Modules copied into the sandbox's /rt: (package it is found in, path inside the package).
 RUNTIME_FILES = (("modularrsi", "harness/protocols.py"), ("modularrsi", "harness/resources.py"),
@@ -52,24 +53,24 @@ def build_root() -> Path:
     return root
 
 
-def bwrap_argv(root: Path, control_fd: int) -> list[str]:
+def zygote_argv(root: Path, control_fd: int) -> list[str]:
+    """The zygote's command line: only /usr, the host's library links, Python's prefix and /rt (read-only)
+    and a private /tmp; the zygote runs without any capability but those it needs to drop to a worker's
+    user (:mod:`modularrsi.harness.zygote`)."""
     prefix = Path(sys.base_prefix)
-    argv = ["bwrap", "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
-            "--die-with-parent", "--new-session", "--clearenv", "--ro-bind", "/usr", "/usr"]
-    for link in ("lib", "lib64", "bin"):
-        if Path(f"/{link}").is_symlink():
-            argv += ["--symlink", os.readlink(f"/{link}"), f"/{link}"]
-        elif Path(f"/{link}").is_dir():
-            argv += ["--ro-bind", f"/{link}", f"/{link}"]
+    mounts = ["--ro-bind", "/usr", "/usr"]
+    for link in ("/lib", "/lib64", "/bin"):
+        if Path(link).is_symlink() or Path(link).is_dir():
+            mounts += mirror(link)
     for parent in reversed(prefix.parents[:-1]):
-        argv += ["--perms", "0755", "--dir", str(parent)]
-    argv += ["--ro-bind", str(prefix), str(prefix), "--ro-bind", str(root), "/rt", "--proc", "/proc",
-             "--remount-ro", "/proc", "--dev", "/dev", "--perms", "0755", "--tmpfs", "/tmp", "--chdir", "/tmp", "--",
-             shutil.which("setpriv") or "/usr/bin/setpriv", "--clear-groups", "--inh-caps=-all",
-             "--bounding-set=-all,+setuid,+setgid", "--no-new-privs",
-             str(prefix / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"), "-I", "-S",
-             "/rt/modularrsi/harness/zygote.py", str(control_fd)]
-    return argv
+        mounts += ["--perms", "0755", "--dir", str(parent)]
+    mounts += ["--ro-bind", str(prefix), str(prefix), "--ro-bind", str(root), "/rt", "--proc", "/proc",
+               "--remount-ro", "/proc", "--dev", "/dev", "--perms", "0755", "--tmpfs", "/tmp", "--chdir", "/tmp"]
+    zygote = [shutil.which("setpriv") or "/usr/bin/setpriv", "--clear-groups", "--inh-caps=-all",
+              "--bounding-set=-all,+setuid,+setgid", "--no-new-privs",
+              str(prefix / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"), "-I", "-S",
+              "/rt/modularrsi/harness/zygote.py", str(control_fd)]
+    return bwrap_argv(mounts, zygote, cgroup_required=False)
 
 
 def spawn_kept(argv: list[str], **popen) -> subprocess.Popen:

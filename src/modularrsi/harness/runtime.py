@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
-from modularrsi.harness.bubblewrap import build_root, bwrap_argv, spawn_kept
+from modularrsi.harness.bubblewrap import build_root, spawn_kept, zygote_argv
 
 HARNESS = Path(__file__).parent
 START_TIMEOUT_S = 30.0
@@ -105,7 +105,7 @@ class Zygote:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the zygote
         try:
-            self._proc = spawn_kept(bwrap_argv(Zygote._root, theirs.fileno()), pass_fds=(theirs.fileno(),),
+            self._proc = spawn_kept(zygote_argv(Zygote._root, theirs.fileno()), pass_fds=(theirs.fileno(),),
                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._log, env={},
                                      start_new_session=True)
         finally:

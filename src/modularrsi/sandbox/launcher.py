@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import json
 import os
-import shutil
 import signal
 import sys
 from collections.abc import Callable
@@ -25,6 +24,7 @@ from pathlib import Path
 from harbor.environments.base import SandboxBuildFailedError
 
 from modularrsi.sandbox.layout import bwrap_args, own_etc_files
+from modularrsi.util.bwrap import bwrap_argv
 
 DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 #: The sandbox's uids and gids 0..UID_COUNT-1 are these host ids.
@@ -47,20 +47,18 @@ class LaunchPlan:
     hostname: str
 
 
-def bwrap_argv(plan: LaunchPlan, info_fd: int) -> list[str]:
+def sandbox_argv(plan: LaunchPlan, info_fd: int) -> list[str]:
     writable = {p: f"{DISK_MOUNT}/fs/{p.strip('/')}" for p in plan.writable}
     own_etc = {f"/etc/{name}": f"{DISK_MOUNT}/etc/{name}" for name in own_etc_files(plan.public, plan.hostname)
                if name != "empty"}
-    argv = [shutil.which("bwrap") or "bwrap", *bwrap_args(writable, own_etc, f"{DISK_MOUNT}/etc/empty", plan.hide)]
-    argv += ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup",
-             "--die-with-parent", "--new-session", "--hostname", plan.hostname, "--clearenv",
-             "--setenv", "PATH", DEFAULT_PATH, "--info-fd", str(info_fd)]
-    return [*argv, "--", "/bin/sh", "-c", "echo ready; exec sleep infinity"]
+    mounts = bwrap_args(writable, own_etc, f"{DISK_MOUNT}/etc/empty", plan.hide)
+    return bwrap_argv(mounts, ["/bin/sh", "-c", "echo ready; exec sleep infinity"], hostname=plan.hostname,
+                      env={"PATH": DEFAULT_PATH}, info_fd=info_fd)
 
 
 def launch_spec(plan: LaunchPlan, info_fd: int) -> dict:
     return {"image": str(plan.root / "disk.img"), "mountpoint": DISK_MOUNT, "uid_base": UID_BASE,
-            "dirs": [f"fs{p}" for p in plan.writable], "argv": bwrap_argv(plan, info_fd),
+            "dirs": [f"fs{p}" for p in plan.writable], "argv": sandbox_argv(plan, info_fd),
             "files": {f"etc/{name}": text for name, text in own_etc_files(plan.public, plan.hostname).items()}}
 
 

@@ -23,6 +23,7 @@ from pathlib import Path, PurePosixPath
 from harbor.environments.base import SandboxBuildFailedError
 
 from modularrsi.sandbox.host import host_root_entries
+from modularrsi.util.bwrap import mirror, sealed
 
 #: Top-level entries replaced by private ones.
 PRIVATE_TOP = ("/etc", "/var", "/run")
@@ -51,12 +52,6 @@ def own_etc_files(public_network: bool, hostname: str) -> dict[str, str]:
             "machine-id": "0" * 32 + "\n"}
 
 
-def _entry_args(path: str) -> list[str]:
-    if os.path.islink(path):
-        return ["--symlink", os.readlink(path), path]
-    return ["--ro-bind", path, path]
-
-
 def etc_args(own: dict[str, str], empty: str) -> list[str]:
     """The host's /etc read-only with each denied entry covered (files by ``empty``, directories by
     an empty read-only tmpfs; ssh keeps its non-key files) and the sandbox's own files over theirs.
@@ -69,7 +64,7 @@ def etc_args(own: dict[str, str], empty: str) -> list[str]:
         if path in own:
             continue
         if os.path.isdir(path):
-            argv += ["--tmpfs", path, *_ssh_config(path), "--remount-ro", path]
+            argv += ["--tmpfs", path, *_ssh_config(path), "--remount-ro", path]  # sealed, ssh's config kept
         else:
             argv += ["--ro-bind", empty, path]
     for target, source in sorted(own.items()):
@@ -81,14 +76,14 @@ def _ssh_config(path: str) -> list[str]:
     if path != "/etc/ssh":
         return []
     return [arg for name in sorted(os.listdir(path)) if not name.startswith("ssh_host_")
-            for arg in _entry_args(f"{path}/{name}")]
+            for arg in mirror(f"{path}/{name}")]
 
 
 def _etc_entry_by_entry(own: dict[str, str]) -> list[str]:
     argv = ["--dir", "/etc"]
     for name in sorted(os.listdir("/etc")):
         if name not in ETC_DENIED:
-            argv += _entry_args(f"/etc/{name}")
+            argv += mirror(f"/etc/{name}")
     if os.path.isdir("/etc/ssh"):
         argv += ["--dir", "/etc/ssh", *_ssh_config("/etc/ssh")]
     for target, source in sorted(own.items()):
@@ -113,7 +108,7 @@ def bwrap_args(writable: dict[str, str], own_etc: dict[str, str], empty: str, hi
     for entry, link in host_root_entries():
         if entry in writable or entry in PRIVATE_TOP:
             continue
-        argv += ["--symlink", link, entry] if link else ["--ro-bind", entry, entry]
+        argv += mirror(entry, link or None)
     argv += ["--dev", "/dev", "--proc", "/proc", "--perms", "0755", "--dir", "/logs", *etc_args(own_etc, empty)]
     for target, source in sorted(writable.items(), key=lambda kv: len(kv[0])):
         argv += ["--bind", source, target]
@@ -121,7 +116,7 @@ def bwrap_args(writable: dict[str, str], own_etc: dict[str, str], empty: str, hi
         if os.path.isdir(path):
             argv += ["--ro-bind", path, path]
     if hide is not None:
-        argv += ["--tmpfs", hide, "--remount-ro", hide]
+        argv += sealed(hide)
     return [*argv, "--remount-ro", "/"]
 
 
