@@ -8,6 +8,7 @@ from harbor.models.trajectories import Trajectory
 
 from modularrsi.harness.protocols import Action, Message, Reply
 from modularrsi.harness.trajectory import TrajectoryRecorder
+from modularrsi.models.base import Completion
 
 
 def reference(recorder: TrajectoryRecorder) -> str:
@@ -22,7 +23,7 @@ def test_every_save_writes_the_whole_document_as_harbor_encodes_it(tmp_path):
     recorder.user(Message("user", "Fix the bug in /app — «ünïcode», quotes \" and\nnewlines", "instruction"))
     recorder.save()
     assert path.read_text() == reference(recorder)
-    usage = {"input_tokens": 120, "output_tokens": 30, "cost_usd": 0.25}
+    usage = Completion("", input_tokens=120, output_tokens=30, cost_usd=0.25)
     for turn in range(1, 4):
         reply = Reply(raw="{}", analysis=f"turn {turn}", plan="look",
                       actions=(Action("ls -la\n", 0.1), Action("cat x\n", 1.0)) if turn % 2 else (Action("pwd\n"),),
@@ -33,7 +34,7 @@ def test_every_save_writes_the_whole_document_as_harbor_encodes_it(tmp_path):
         assert path.read_text() == reference(recorder)
     bad = Reply(raw="not json", error="no JSON object found")
     recorder.turn(4, "openai/m", Message("user", "p", "observation"), bad,
-                  Message("user", "fix it", "parse_error_feedback"), {})
+                  Message("user", "fix it", "parse_error_feedback"), Completion(""))
     recorder.subagent(1, "summary", [Message("system", "sys"), Message("user", "summarise")], [], "a summary",
                       "openai/m", usage)
     recorder.compaction(Message("user", "handoff", "summary"))
@@ -52,7 +53,7 @@ def test_a_sub_trajectory_kind_outside_terminus2s_three_writes_no_file(tmp_path)
     logs.mkdir(parents=True)
     recorder = TrajectoryRecorder(logs / "trajectory.json", "s-1", "modular", "0.1", "openai/m", "gen_0", {})
     for kind in ("../../escape", "../escape", "/tmp/escape", "x/escape", "notes"):
-        recorder.subagent(1, kind, [Message("user", "summarise")], [], "a summary", "openai/m", {})
+        recorder.subagent(1, kind, [Message("user", "summarise")], [], "a summary", "openai/m", Completion(""))
     assert [p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file()] == []
-    recorder.subagent(1, "summary", [Message("user", "summarise")], [], "a summary", "openai/m", {})
+    recorder.subagent(1, "summary", [Message("user", "summarise")], [], "a summary", "openai/m", Completion(""))
     assert [p.name for p in logs.iterdir()] == ["trajectory.summarization-1-summary.json"]

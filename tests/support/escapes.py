@@ -40,6 +40,11 @@ CANDIDATES: dict[str, tuple[str, str]] = {
     "format string attribute": ("", "ctx.memo['m'] = '{{0._model}}'.format(ctx.model)"),
     "operator.attrgetter": ("import operator", "ctx.memo['m'] = operator.attrgetter('_model')(ctx.model)"),
     "typing.get_type_hints": ("import typing", "ctx.memo['h'] = typing.get_type_hints(shape)"),
+    "get_type_hints by name evaluates a string": (
+        "from typing import get_type_hints",
+        "def f(x: \"open('{canary}', 'w')\"):\n    pass\nctx.memo['h'] = str(get_type_hints(f))"),
+    "private name of a lent module": ("from modularrsi.harness.protocols import _BY_NAME",
+                                      "ctx.memo['c'] = str(_BY_NAME)"),
     "importlib": ("from importlib import import_module", "import_module('os').system('touch {canary}')"),
     "__builtins__": ("", "__builtins__['open']('{canary}', 'w')"),
     "vars of ctx": ("", "ctx.memo['v'] = vars(ctx)"),

@@ -20,8 +20,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from modularrsi.evolve.signals import Signals
+from modularrsi.harness.protocols import Module
 
-Module = Literal["agent_loop", "tool_use", "observation", "context", "completion"]
 Kind = Literal["contrastive", "single-sided", "efficiency"]
 PairSource = Literal["same-epoch", "memory"]
 

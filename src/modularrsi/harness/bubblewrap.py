@@ -16,6 +16,7 @@ from modularrsi.util.bwrap import bwrap_argv, mirror
 
 #: Modules copied into the sandbox's /rt: (package it is found in, path inside the package).
 RUNTIME_FILES = (("modularrsi", "harness/protocols.py"), ("modularrsi", "harness/resources.py"),
+                 ("modularrsi", "harness/steps.py"),
                  ("modularrsi", "harness/wire.py"), ("modularrsi", "harness/worker.py"),
                  ("modularrsi", "harness/zygote.py"),
                  ("modularrsi", "models/base.py"),

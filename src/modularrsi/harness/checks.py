@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from modularrsi.harness.protocols import DECLARED
 from modularrsi.harness.resources import TEMPLATES
 from modularrsi.util.errors import UserError
 
@@ -55,7 +56,6 @@ HOST_HANDLES = frozenset({
 RESOURCE_FUNCTIONS = ("terminus_template",)
 #: A format-string field that looks an attribute up: ``{0.x}``, ``{name.attr}``, ``{0[1].x}``.
 FORMAT_ATTRIBUTE = re.compile(r"\{[A-Za-z0-9_\[\]]*\.[A-Za-z_]")
-DECLARED = ("MODULE", "ROLE", "DESCRIPTION", "PARAMETERS")
 
 
 class GenerationError(UserError):
@@ -76,6 +76,9 @@ def _import_problem(node: ast.AST) -> str | None:
             return "relative import (functions import by absolute name only)"
         if any(a.name == "*" for a in node.names):
             return f"'from {node.module} import *' (import names explicitly)"
+        hidden = [a.name for a in node.names if a.name.startswith("_") or a.name in HOST_HANDLES]
+        if hidden:
+            return f"forbidden import '{hidden[0]}' from {node.module} (private, or it leads outside the Ctx surface)"
         names = [node.module or ""]
     elif isinstance(node, ast.Import):
         names = [a.name for a in node.names]

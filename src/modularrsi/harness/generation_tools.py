@@ -36,15 +36,10 @@ from modularrsi.harness.checks import GenerationError, check_source, declaration
 from modularrsi.harness.library import Generation, check_contract, copy_generation, load_generation
 from modularrsi.harness.manifest import FILE as MANIFEST
 from modularrsi.harness.manifest import FunctionEntry, GenerationManifest, generation_id
-from modularrsi.harness.protocols import CONTRACTS, CORE_SLOTS, MODULES
+from modularrsi.harness.protocols import CONTRACT_TABLE, CONTRACTS, CORE_SLOTS, MODULES
 
 #: The positional arguments the kernel passes to each contract callable (``ctx`` last; see protocols.py).
-SIGNATURES: dict[str, tuple[str, ...]] = {
-    "run": ("loop",), "intervene": ("ctx",), "initial_prompt": ("instruction", "terminal_state", "ctx"),
-    "parse": ("text", "ctx"), "parse_error_feedback": ("reply", "ctx"), "execute": ("actions", "ctx"),
-    "shape": ("output", "ctx"), "before_query": ("history", "ctx"), "on_overflow": ("history", "ctx"),
-    "on_claim": ("reply", "output", "ctx"), "check": ("reply", "output", "ctx"),
-}
+SIGNATURES: dict[str, tuple[str, ...]] = {c.name: c.params for c in CONTRACT_TABLE}
 #: A check over a parsed function file: ``(line, problem)`` pairs (e.g. the static gate's banned constructs).
 SourceCheck = Callable[[ast.Module], list[tuple[int, str]]]
 LAYOUT = f"a generation holds only {MANIFEST} and modules/<module>/<name>.py files"

@@ -1,16 +1,17 @@
 """The frozen kernel: wires the active functions per step; owns the model, terminal, limits and records.
 
-The Agent Loop core drives an episode through :class:`Kernel`'s named steps (the ``LoopAPI``).
-Each step dispatches to the active function(s) of one module, times the call into the module trace,
-and keeps the conversation history. Function code never runs in this process: each episode's
-functions run in a confined worker (:mod:`modularrsi.harness.runtime`), which reaches the terminal,
-the model and these steps only by request (:mod:`modularrsi.harness.session`); a function that
-fails at run time ends the episode with :class:`FunctionError`. Limits, a shell that has exited
-(checked once per turn before its model call) and model failures end the episode with a typed
-exception (:class:`LimitReached`, ``ModelError``) that the kernel turns into an ``Ending``. A reply
-cut off at the model's output limit is never parsed for commands: the model is told, in Terminus-2's
-words, and asked again within the same turn.
-"""
+The Agent Loop core drives an episode through :class:`Kernel`'s named steps: the ``LoopAPI`` the
+function sees, served here under the same names and arguments. Serving a step may call back into the
+worker, so here every step that does is a coroutine; the function sees each as ``LoopAPI`` declares it
+(a test holds the two to the same steps). Each step dispatches to the active function(s) of one module,
+times the call into the module trace, and keeps the conversation history. Function code never runs in
+this process: each episode's functions run in a confined worker (:mod:`modularrsi.harness.runtime`),
+which reaches the terminal, the model and these steps only by request
+(:mod:`modularrsi.harness.session`); a function that fails at run time ends the episode with
+:class:`FunctionError`. Limits, a shell that has exited (checked once per turn before its model call)
+and model failures end the episode with a typed exception (:class:`LimitReached`, ``ModelError``) that
+the kernel turns into an ``Ending``. A reply cut off at the model's output limit is never parsed for
+commands: the model is told, in Terminus-2's words, and asked again within the same turn."""
 
 from __future__ import annotations
 
@@ -18,33 +19,18 @@ import json
 import time
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
+from modularrsi.harness import wire
 from modularrsi.harness.library import Function
-from modularrsi.harness.protocols import Ending, LoopState, Message, Reply, TurnRecord, Verdict
+from modularrsi.harness.protocols import Ending, LimitReached, LoopState, Message, Reply, TurnRecord, Verdict, contract
 from modularrsi.harness.safefiles import open_append
 from modularrsi.harness.session import FunctionError, Session, host_handlers
 from modularrsi.harness.trajectory import SUBAGENT_PREFIX, TrajectoryRecorder
 from modularrsi.harness.wire import Mirror
-from modularrsi.models.base import ChatModel, ContextOverflow, ModelUnavailable, OutputTruncated, Usage
+from modularrsi.models.base import ChatModel, Completion, ContextOverflow, ModelUnavailable, OutputTruncated, Usage
 
-#: What each contract callable must return (see protocols.py).
-RESULT_TYPES: dict[str, type | tuple[type, ...]] = {
-    "initial_prompt": str, "parse": Reply, "parse_error_feedback": str, "execute": str, "shape": str,
-    "before_query": (list, type(None)), "on_overflow": list, "on_claim": Verdict, "check": (str, type(None)),
-    "intervene": (str, type(None)),
-}
-ASYNC_CALLABLES = ("execute", "before_query", "on_overflow")
 #: The reply a turn goes on with when even the handoff after a context overflow fails (Terminus-2's).
 STOCK_REPLY = "Technical difficulties. Please continue with the task."
-
-
-class LimitReached(Exception):
-    """A turn or time limit of the episode was reached."""
-
-    def __init__(self, reason: str, detail: str):
-        super().__init__(detail)
-        self.reason = reason
 
 
 class KernelModel:
@@ -55,7 +41,7 @@ class KernelModel:
 
     def __init__(self, model: ChatModel, usage: Usage, trace, on_call=None):
         self._model, self.usage, self._trace, self._on_call = model, usage, trace, on_call
-        self.last: dict[str, Any] = {}
+        self.last = Completion("")  # the last call's answer (its usage goes into the trajectory)
         self.summarizations = 0
 
     async def ask(self, messages: list[Message], purpose: str) -> str:
@@ -64,9 +50,7 @@ class KernelModel:
         start = time.perf_counter()
         completion = await self._model.complete(messages)
         self.usage.add(completion, purpose)
-        self.last = {"input_tokens": completion.input_tokens, "output_tokens": completion.output_tokens,
-                     "cost_usd": completion.cost_usd, "served_model": getattr(completion, "served_model", ""),
-                     "cached_tokens": completion.cached_tokens, "reasoning_content": completion.reasoning_content}
+        self.last = completion
         self._trace({"event": "model", "purpose": purpose, "ms": round((time.perf_counter() - start) * 1000, 2),
                      "input_tokens": completion.input_tokens, "output_tokens": completion.output_tokens})
         if self._on_call is not None:
@@ -141,7 +125,7 @@ class Kernel:
             ms = (time.perf_counter() - start) * 1000
             self._trace({"event": "call", "module": fn.module, "function": fn.name, "callable": name,
                          "ms": round(ms, 3)})
-            if name not in ASYNC_CALLABLES:
+            if not contract(name).is_async:
                 self.overhead_s += ms / 1000
 
     # ------------------------------------------------------------ LoopAPI
@@ -178,7 +162,7 @@ class Kernel:
         if purpose.startswith(SUBAGENT_PREFIX):
             last = self.model.last
             self.recorder.subagent(self.model.summarizations, purpose[len(SUBAGENT_PREFIX):], messages,
-                                   self.history, reply, last.get("served_model") or self.model_label, last)
+                                   self.history, reply, last.served_model or self.model_label, last)
 
     async def _ensure_alive(self, turn: int) -> None:
         """End the episode (``session_ended``) when the shell is gone, once per turn, before the turn's
@@ -218,7 +202,7 @@ class Kernel:
             try:
                 return prompt, await self.model.ask(self.history + [prompt], prompt.purpose), True
             except (ContextOverflow, ModelUnavailable):  # Terminus-2 goes on with a stock reply, kept nowhere
-                self.model.last = {"input_tokens": 0, "output_tokens": 0}
+                self.model.last = Completion(STOCK_REPLY)
                 return prompt, STOCK_REPLY, False
 
     async def _truncation_feedback(self, truncated: str) -> str:
@@ -266,7 +250,7 @@ class Kernel:
 
     def record(self, prompt: Message, reply: Reply, output: str, response: Message) -> None:
         self.state.turns.append(TurnRecord(self.state.turn, prompt.purpose, reply, output, response.content))
-        self.recorder.turn(self.state.turn, self.model.last.get("served_model") or self.model_label, prompt, reply,
+        self.recorder.turn(self.state.turn, self.model.last.served_model or self.model_label, prompt, reply,
                            response, self.model.last)
         self.recorder.save()
 
@@ -282,9 +266,7 @@ class Kernel:
 
         try:
             session = await self._start()
-            ending = await session.call("run", f"agent_loop/{self._core('agent_loop').name}")
-            if type(ending) is not Ending:
-                raise FunctionError(f"agent_loop run returned a {type(ending).__name__}, not an Ending")
+            ending = check_result("run", await session.call("run", f"agent_loop/{self._core('agent_loop').name}"))
         except LimitReached as exc:
             ending = Ending(exc.reason, self.state.turn, str(exc))  # type: ignore[arg-type]
         except BudgetExceeded as exc:
@@ -309,11 +291,8 @@ class Kernel:
 
 
 def check_result(name: str, value):
-    """``value`` if it has the type callable ``name`` must return, else :class:`FunctionError`."""
-    kinds = RESULT_TYPES[name]
-    ok = isinstance(value, kinds) and not isinstance(value, bool) if kinds is not Verdict else type(value) is Verdict
-    if ok and isinstance(value, list):
-        ok = all(type(m) is Message for m in value) and (bool(value) or name == "before_query")
-    if not ok:
+    """``value`` if it is what callable ``name``'s contract says it returns, else :class:`FunctionError`."""
+    wanted = contract(name)
+    if not wire.conforms(value, wanted.returns) or (wanted.nonempty and not value):
         raise FunctionError(f"{name} returned a {type(value).__name__}, which its contract does not allow")
     return value

@@ -27,14 +27,12 @@ from collections.abc import Callable
 from typing import Any
 
 from modularrsi.harness import wire
-from modularrsi.harness.protocols import Message, Reply
+from modularrsi.harness.protocols import LoopAPI, ModelAPI, Terminal
 from modularrsi.harness.runtime import MEMORY_MB, Worker, Zygote, worker_limits
+from modularrsi.harness.steps import Step, steps
 
-#: Exceptions a handler may raise that functions see by name (everything else: ``HarnessError``).
-TYPED = ("LimitReached", "ModelError", "ContextOverflow", "ModelUnavailable", "BudgetExceeded")
-#: Requests the worker sends without waiting (handlers that return None); they travel with its next
-#: message and run, in order, before it.
-NOTIFICATIONS = ("loop.record", "terminal.send_keys")
+#: What a function may ask of the orchestrator: every step of these protocols, as ``<prefix>.<step>``.
+SERVED: dict[str, type] = {"terminal": Terminal, "model": ModelAPI, "loop": LoopAPI}
 
 
 class FunctionError(RuntimeError):
@@ -145,7 +143,7 @@ class Session:
 
     async def _notified(self, note: Any) -> Exception | None:
         try:
-            if not isinstance(note, dict) or note.get("op") not in NOTIFICATIONS:
+            if not isinstance(note, dict) or note.get("op") not in wire.NOTIFICATIONS:
                 raise wire.Malformed("only record and send_keys may be sent without waiting")
             args = wire.expect(wire.decode(note.get("a"), self.mirror.history), list, "arguments")
             result = self.handlers[note["op"]](*args)
@@ -179,7 +177,7 @@ class Session:
             exc = FunctionError(f"malformed request: {exc}")
         ref = len(self._raised) + 1
         self._raised[ref] = exc
-        kind = type(exc).__name__ if type(exc).__name__ in TYPED else "HarnessError"
+        kind = type(exc).__name__ if type(exc).__name__ in wire.TYPED_ERRORS else "HarnessError"
         return {"type": kind, "msg": str(exc)[:2000], "ref": ref, "reason": getattr(exc, "reason", None)}
 
     # ------------------------------------------------------------ time limit and end
@@ -266,36 +264,22 @@ class _Frames(asyncio.Protocol):
 
 
 def host_handlers(kernel) -> dict[str, Callable[..., Any]]:
-    """What a function may ask of the orchestrator, with every argument's type checked."""
-    terminal, model, want = kernel.terminal, kernel.model, wire.expect
+    """What a function may ask of the orchestrator: each step of :data:`SERVED`'s protocols, served by
+    the kernel's terminal, model or the kernel itself, every argument checked against the step's type."""
+    targets = {"terminal": kernel.terminal, "model": kernel.model, "loop": kernel}
+    return {f"{prefix}.{step.name}": _checked(getattr(targets[prefix], step.name), step)
+            for prefix, protocol in SERVED.items() for step in steps(protocol)}
 
-    def messages(value: Any) -> list[Message]:
-        return wire.expect_list(value, Message, "messages")
 
-    async def run_exec(command: Any, timeout_sec: Any = None) -> list:
-        rc, output = await terminal.exec(want(command, str, "command"), want(timeout_sec, (int, type(None)), "timeout"))
-        return [rc, output]
+def _checked(method: Callable[..., Any], step: Step) -> Callable[..., Any]:
+    def handler(*args: Any) -> Any:
+        try:
+            bound = step.signature.bind(None, *args)
+        except TypeError as exc:
+            raise wire.Malformed(f"{step.name}: {exc}") from None
+        bound.apply_defaults()
+        values = [wire.expect(value, hint, name) for (name, hint), value in zip(step.params, bound.args[1:],
+                                                                               strict=True)]
+        return method(*(float(v) if hint is float else v for (_, hint), v in zip(step.params, values, strict=True)))
 
-    return {
-        "terminal.send_keys": lambda keys, wait=0.0: terminal.send_keys(want(keys, str, "keys"),
-                                                                        float(want(wait, (int, float), "wait"))),
-        "terminal.incremental_output": terminal.incremental_output,
-        "terminal.screen": terminal.screen,
-        "terminal.exec": run_exec,
-        "model.ask": lambda msgs, purpose: model.ask(messages(msgs), want(purpose, str, "purpose")),
-        "model.context_limit": model.context_limit,
-        "model.count_tokens": lambda msgs: model.count_tokens(messages(msgs)),
-        "loop.initial_prompt": kernel.initial_prompt,
-        "loop.maintain_context": lambda prompt: kernel.maintain_context(want(prompt, Message, "prompt")),
-        "loop.query": lambda prompt: kernel.query(want(prompt, Message, "prompt")),
-        "loop.parse_error_feedback": lambda reply: kernel.parse_error_feedback(want(reply, Reply, "reply")),
-        "loop.execute": lambda reply: kernel.execute(want(reply, Reply, "reply")),
-        "loop.observe": lambda reply, out: kernel.observe(want(reply, Reply, "reply"), want(out, str, "output")),
-        "loop.judge_completion": lambda reply, out: kernel.judge_completion(want(reply, Reply, "reply"),
-                                                                            want(out, str, "output")),
-        "loop.interventions": kernel.interventions,
-        "loop.record": lambda prompt, reply, out, response: kernel.record(
-            want(prompt, Message, "prompt"), want(reply, Reply, "reply"), want(out, str, "output"),
-            want(response, Message, "response")),
-        "loop.check_limits": kernel.check_limits,
-    }
+    return handler

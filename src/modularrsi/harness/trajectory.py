@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from harbor.models.trajectories import (
 
 from modularrsi.harness.protocols import Message, Reply
 from modularrsi.harness.safefiles import write_atomic
+from modularrsi.models.base import Completion
 
 SUBAGENT_PREFIX = "summarization_"
 #: How Terminus-2 labels its three summary sub-agents in a sub-trajectory reference.
@@ -43,12 +45,12 @@ def _now() -> str:
     return datetime.now(UTC).isoformat()
 
 
-def _metrics(usage: dict, subagent: bool = False) -> Metrics:
+def _metrics(usage: Completion, subagent: bool = False) -> Metrics:
     """A step's metrics as Terminus-2 records them: cached tokens only when some were served from the
     server's prefix cache on a main step; always a number on a summary sub-agent's step."""
-    cached = int(usage.get("cached_tokens") or 0)
-    return Metrics(prompt_tokens=usage.get("input_tokens"), completion_tokens=usage.get("output_tokens"),
-                   cached_tokens=cached if subagent or cached > 0 else None, cost_usd=usage.get("cost_usd") or None)
+    cached = usage.cached_tokens
+    return Metrics(prompt_tokens=usage.input_tokens, completion_tokens=usage.output_tokens,
+                   cached_tokens=cached if subagent or cached > 0 else None, cost_usd=usage.cost_usd or None)
 
 
 class TrajectoryRecorder:
@@ -86,7 +88,7 @@ class TrajectoryRecorder:
             self.user(handoff)
 
     def turn(self, turn: int, model: str, prompt: Message, reply: Reply, response: Message,
-             usage: dict) -> None:
+             usage: Completion) -> None:
         """One agent step; tool-call ids count turns from 0 (``call_<turn-1>_<n>``), as Terminus-2's do, and
         its cost is the difference of the running totals before and after it, as Terminus-2 takes it (the
         same figure to the last digit)."""
@@ -100,10 +102,10 @@ class TrajectoryRecorder:
         linked = f"call_{episode}_1" if len(reply.actions) == 1 and not reply.error else None
         parts = [f"Analysis: {reply.analysis}" if reply.analysis else "", f"Plan: {reply.plan}" if reply.plan else ""]
         message = reply.raw if reply.error else "\n".join(p for p in parts if p)
-        before, self._turn_cost = self._turn_cost, self._turn_cost + (usage.get("cost_usd") or 0.0)
-        usage = {**usage, "cost_usd": self._turn_cost - before}  # Terminus-2's difference of running totals
+        before, self._turn_cost = self._turn_cost, self._turn_cost + usage.cost_usd
+        usage = replace(usage, cost_usd=self._turn_cost - before)  # Terminus-2's difference of running totals
         self._add(source="agent", model_name=model, message=message, tool_calls=calls or None,
-                  reasoning_content=usage.get("reasoning_content"),
+                  reasoning_content=usage.reasoning_content,
                   observation=Observation(results=[ObservationResult(source_call_id=linked,
                                                                      content=response.content)]),
                   metrics=_metrics(usage),
@@ -111,7 +113,7 @@ class TrajectoryRecorder:
                          "parse_error": reply.error, "raw_reply": reply.raw if not reply.error else None})
 
     def subagent(self, index: int, kind: str, messages: list[Message], history: list[Message], reply: str,
-                 model: str, usage: dict) -> None:
+                 model: str, usage: Completion) -> None:
         """Write the sub-trajectory of one summary call and keep its reference for the next compaction.
         ``kind`` comes from the purpose a (possibly evolved) context function names: only Terminus-2's three
         (:data:`SUBAGENT_LABELS`) make a file, so no name can reach outside the agent's log directory."""
@@ -127,7 +129,7 @@ class TrajectoryRecorder:
                               is_copied_context=True, extra={"note": COPIED_REPLY_NOTE}))
         steps += [Step(step_id=1, source="user", message=messages[-1].content),
                   Step(step_id=1, source="agent", model_name=model, message=reply,
-                       reasoning_content=usage.get("reasoning_content"), metrics=_metrics(usage, subagent=True))]
+                       reasoning_content=usage.reasoning_content, metrics=_metrics(usage, subagent=True))]
         for number, step in enumerate(steps, 1):
             step.step_id, step.timestamp = number, step.timestamp or _now()
         session = f"{self.session_id}-summarization-{index}-{kind}"
@@ -135,10 +137,8 @@ class TrajectoryRecorder:
         agent = Agent(name=f"{self.agent.name}-summarization-{kind}", version=self.agent.version,
                       model_name=self.agent.model_name,
                       extra={"parent_session_id": self.session_id, "summarization_index": index})
-        final = FinalMetrics(total_prompt_tokens=usage.get("input_tokens"),
-                             total_completion_tokens=usage.get("output_tokens"),
-                             total_cached_tokens=int(usage.get("cached_tokens") or 0),
-                             total_cost_usd=usage.get("cost_usd") or None)
+        final = FinalMetrics(total_prompt_tokens=usage.input_tokens, total_completion_tokens=usage.output_tokens,
+                             total_cached_tokens=usage.cached_tokens, total_cost_usd=usage.cost_usd or None)
         write_atomic(path, json.dumps(Trajectory(session_id=session, agent=agent, steps=steps,
                                                  final_metrics=final).to_json_dict(), indent=2))
         label = SUBAGENT_LABELS.get(kind, kind)

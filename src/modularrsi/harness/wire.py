@@ -16,28 +16,26 @@ from __future__ import annotations
 
 import json
 import struct
-from dataclasses import fields
-from typing import Any
+import types
+from dataclasses import is_dataclass
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
-from modularrsi.harness.protocols import Action, Ending, LoopState, Message, Reply, TurnRecord, Verdict
+from modularrsi.harness.protocols import Action, Ending, LoopState, Message, Reply, TurnRecord, Verdict, type_text
 
 HEADER = struct.Struct(">I")
 MAX_MESSAGE = 64 << 20
-_STR, _NUM, _BOOL, _INT, _OPT = (str,), (int, float), (bool,), (int,), (str, type(None))
-#: Each value type and its fields' allowed types ("Action*": a sequence of Action).
-SCHEMAS: dict[str, tuple[type, dict[str, Any]]] = {
-    "Action": (Action, {"keystrokes": _STR, "duration": _NUM}),
-    "Reply": (Reply, {"raw": _STR, "analysis": _STR, "plan": _STR, "actions": "Action*",
-                      "task_complete": _BOOL, "error": _OPT, "warning": _OPT}),
-    "Verdict": (Verdict, {"done": _BOOL, "message": _OPT, "purpose": _STR}),
-    "Ending": (Ending, {"reason": _STR, "turns": _INT, "detail": _STR}),
-    "Message": (Message, {"role": _STR, "content": _STR, "purpose": _STR}),
-    "TurnRecord": (TurnRecord, {"index": _INT, "prompt_purpose": _STR, "reply": "Reply", "output": _STR,
-                                "observation": _STR}),
-}
-ROLES = ("system", "user", "assistant")
-ENDINGS = ("completed", "turn_limit", "time_limit", "session_ended", "model_error", "budget")
-SCALARS = ("turn", "max_turns", "pending_completion", "completion_claims", "parse_errors", "compactions")
+#: The values that cross the boundary, each checked field by field against its own type hints.
+WIRE_TYPES: dict[str, type] = {cls.__name__: cls for cls in (Action, Reply, Verdict, Ending, Message, TurnRecord)}
+_FIELDS = {name: get_type_hints(cls) for name, cls in WIRE_TYPES.items()}
+#: Endings only the kernel records (a function never returns one).
+KERNEL_ENDINGS = ("harness_error",)
+#: The loop state's scalar fields (sent both ways when they change).
+SCALARS: dict[str, Any] = {k: h for k, h in get_type_hints(LoopState).items() if h in (int, bool, int | None)}
+#: Requests the worker sends without waiting for an answer (handlers that return None): they travel
+#: with its next message and run, in order, before it.
+NOTIFICATIONS = ("loop.record", "terminal.send_keys")
+#: Exceptions of the orchestrator that functions see as the same kind (everything else: ``HarnessError``).
+TYPED_ERRORS = ("LimitReached", "ModelError", "ContextOverflow", "ModelUnavailable", "BudgetExceeded")
 
 
 class Malformed(ValueError):
@@ -51,9 +49,9 @@ def encode(value: Any, refs: Refs | None = None) -> Any:
         return value
     if refs is not None and type(value) is Message and (index := refs.index(value)) is not None:
         return {"__h": index}
-    schema = SCHEMAS.get(type(value).__name__)
-    if schema is not None and type(value) is schema[0]:
-        return {"__t": type(value).__name__, **{f.name: encode(getattr(value, f.name)) for f in fields(value)}}
+    name = type(value).__name__
+    if WIRE_TYPES.get(name) is type(value):
+        return {"__t": name, **{key: encode(getattr(value, key)) for key in _FIELDS[name]}}
     if isinstance(value, list | tuple):
         return [encode(v, refs) for v in value]
     if isinstance(value, dict) and all(isinstance(k, str) for k in value) and not {"__t", "__h"} & set(value):
@@ -92,45 +90,62 @@ class Refs:
 
 def _build(data: dict) -> Any:
     name = data["__t"]
-    if name not in SCHEMAS or set(data) - {"__t"} - set(SCHEMAS[name][1]):
+    if name not in WIRE_TYPES or set(data) - {"__t"} - set(_FIELDS[name]):
         raise Malformed(f"unexpected value {str(name)[:40]!r} or fields")
-    cls, spec = SCHEMAS[name]
     kwargs = {}
-    for key, kinds in spec.items():
+    for key, hint in _FIELDS[name].items():
         if key not in data:
             continue
         value = decode(data[key])
-        if kinds == "Action*":
-            if not isinstance(value, list) or not all(type(a) is Action for a in value):
-                raise Malformed(f"{name}.{key} must be a list of Action")
+        if get_origin(hint) is tuple and isinstance(value, list):
             value = tuple(value)
-        elif isinstance(kinds, str):
-            if type(value) is not SCHEMAS[kinds][0]:
-                raise Malformed(f"{name}.{key} must be a {kinds}")
-        elif not isinstance(value, kinds) or (kinds != _BOOL and isinstance(value, bool)):
-            raise Malformed(f"{name}.{key} must be {' or '.join(k.__name__ for k in kinds)}")
+        if not conforms(value, hint):
+            raise Malformed(f"{name}.{key} must be {type_text(hint)}")
         kwargs[key] = value
     try:
-        built = cls(**kwargs)
+        built = WIRE_TYPES[name](**kwargs)
     except TypeError as exc:
         raise Malformed(f"{name}: {exc}") from None
-    if (name == "Message" and built.role not in ROLES) or (name == "Ending" and built.reason not in ENDINGS):
-        raise Malformed(f"{name}: unexpected role or reason")
+    if name == "Ending" and built.reason in KERNEL_ENDINGS:
+        raise Malformed(f"{name}: unexpected reason")
     return built
 
 
-def expect(value: Any, kind: type | tuple[type, ...], what: str) -> Any:
-    """``value`` if it is a ``kind`` (bools are not numbers), else :class:`Malformed`."""
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    if not isinstance(value, kinds) or (bool not in kinds and isinstance(value, bool)):
-        raise Malformed(f"{what}: expected {' or '.join(k.__name__ for k in kinds)}, got {type(value).__name__}")
+def conforms(value: Any, hint: Any) -> bool:
+    """Whether ``value`` has the type ``hint`` names: the contracts' type expressions (classes, unions,
+    ``Literal``, ``list[X]``, ``tuple[X, ...]``, ``dict[str, X]``). Contract values must be of their
+    exact class; a bool is never a number; an int is a float."""
+    origin, args = get_origin(hint), get_args(hint)
+    if hint is None or hint is type(None):
+        return value is None
+    if origin in (Union, types.UnionType):
+        return any(conforms(value, a) for a in args)
+    if origin is Literal:
+        return type(value) in (str, int) and value in args
+    if origin is list:
+        return isinstance(value, list) and all(conforms(v, args[0]) for v in value)
+    if origin is tuple:
+        if args[1:] == (...,):
+            return isinstance(value, tuple) and all(conforms(v, args[0]) for v in value)
+        return isinstance(value, tuple) and len(value) == len(args) and all(map(conforms, value, args))
+    if origin is dict:
+        return isinstance(value, dict) and all(type(k) is str and conforms(v, args[1]) for k, v in value.items())
+    if hint is Any:
+        return True
+    if hint is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if is_dataclass(hint):
+        return type(value) is hint
+    return isinstance(value, hint)
+
+
+def expect(value: Any, hint: Any, what: str) -> Any:
+    """``value`` if it has type ``hint`` (see :func:`conforms`), else :class:`Malformed`."""
+    if not conforms(value, hint):
+        raise Malformed(f"{what}: expected {type_text(hint)}, got {type(value).__name__}")
     return value
-
-
-def expect_list(value: Any, kind: type, what: str) -> list:
-    if not isinstance(value, list):
-        raise Malformed(f"{what}: expected a list, got {type(value).__name__}")
-    return [expect(v, kind, what) for v in value]
 
 
 def frame(message: dict) -> bytes:
@@ -200,7 +215,7 @@ class Mirror:
         if not delta:
             return
         for key, value in (delta.get("v") or {}).items():
-            if key in SCALARS and (value is None or isinstance(value, int)):
+            if key in SCALARS and conforms(value, SCALARS[key]):
                 setattr(self.state, key, value)
                 self._scalars[key] = value
         if "n" in delta:

@@ -10,14 +10,16 @@ messages:
   ``model.*`` and, for the agent-loop core, ``loop.*`` — answered by ``{"re": id, "ok"|"err"}``.
 
 Calls nest (``run`` awaits ``loop.query``; serving it, the orchestrator calls ``parse`` here), so a
-request waiting for its answer serves the requests that arrive first. Every message carries the
-state delta (:class:`~modularrsi.harness.wire.Mirror`). The worker exits when its socket closes, and
-at every message it receives re-arms its CPU time limit (:func:`rearm_cpu`).
+request waiting for its answer serves the requests that arrive first. The proxies are built from
+the protocols that declare them (:func:`proxy`), and every method of theirs answers without
+suspending, so a function's coroutine runs to its end in one step (:func:`finish`): no event loop.
+Every message carries the state delta (:class:`~modularrsi.harness.wire.Mirror`). The worker exits
+when its socket closes, and at every message it receives re-arms its CPU time limit (:func:`rearm_cpu`).
 """
 
 from __future__ import annotations
 
-import asyncio
+import inspect
 import itertools
 import math
 import os
@@ -25,18 +27,12 @@ import resource
 import socket
 import time
 import types
+from typing import Any, get_origin
 
 from modularrsi.harness import wire
-from modularrsi.harness.protocols import Ctx, LoopState
+from modularrsi.harness.protocols import DECLARED, Ctx, LimitReached, LoopAPI, LoopState, ModelAPI, Terminal
+from modularrsi.harness.steps import Step, steps
 from modularrsi.models import base
-
-
-class LimitReached(Exception):
-    """A turn or time limit of the episode was reached (raised by the orchestrator's check)."""
-
-    def __init__(self, reason: str, detail: str):
-        super().__init__(detail)
-        self.reason = reason
 
 
 class HarnessError(RuntimeError):
@@ -45,8 +41,7 @@ class HarnessError(RuntimeError):
 
 #: Exceptions the orchestrator reports by name, raised here as the same kind so functions catch them
 #: as they always could.
-KINDS = {"LimitReached": LimitReached, "ModelError": base.ModelError, "ContextOverflow": base.ContextOverflow,
-         "ModelUnavailable": base.ModelUnavailable, "BudgetExceeded": base.BudgetExceeded}
+KINDS = {name: LimitReached if name == "LimitReached" else getattr(base, name) for name in wire.TYPED_ERRORS}
 
 
 class Channel:
@@ -134,7 +129,36 @@ def _exception(err: dict) -> BaseException:
     return exc
 
 
-class TerminalProxy:
+def proxy(protocol: type, prefix: str) -> type:
+    """A class whose methods are ``protocol``'s steps, each sent to the orchestrator as
+    ``<prefix>.<step>`` (a notification when :data:`~modularrsi.harness.wire.NOTIFICATIONS` says so)
+    with the step's own signature: a function calls them as the protocol declares."""
+    methods = {step.name: _forward(step, f"{prefix}.{step.name}") for step in steps(protocol)}
+    return type(f"{protocol.__name__}Proxy", (), {"__slots__": (), **methods})
+
+
+def _forward(step: Step, op: str):
+    lists = [get_origin(hint) is list for _, hint in step.params]
+    as_tuple = get_origin(step.returns) is tuple
+
+    def send(self, *args: Any, **kwargs: Any) -> Any:
+        bound = step.signature.bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        values = [list(v) if is_list else v for is_list, v in zip(lists, bound.args[1:], strict=True)]
+        if op in wire.NOTIFICATIONS:
+            return self._c.notify(op, *values)
+        result = self._c.request(op, *values)
+        return tuple(result) if as_tuple else result
+
+    async def send_awaited(self, *args: Any, **kwargs: Any) -> Any:
+        return send(self, *args, **kwargs)
+
+    method = send_awaited if step.is_async else send
+    method.__name__, method.__signature__ = step.name, step.signature
+    return method
+
+
+class TerminalProxy(proxy(Terminal, "terminal")):
     """``ctx.terminal``: each method is a request to the orchestrator's terminal."""
 
     __slots__ = ("_c",)
@@ -142,20 +166,8 @@ class TerminalProxy:
     def __init__(self, channel: Channel):
         self._c = channel
 
-    async def send_keys(self, keys: str, min_timeout_sec: float = 0.0) -> None:
-        self._c.notify("terminal.send_keys", keys, min_timeout_sec)  # sent, in order, with the next message
 
-    async def incremental_output(self) -> str:
-        return self._c.request("terminal.incremental_output")
-
-    async def screen(self) -> str:
-        return self._c.request("terminal.screen")
-
-    async def exec(self, command: str, timeout_sec: int | None = None) -> tuple[int, str]:
-        return tuple(self._c.request("terminal.exec", command, timeout_sec))
-
-
-class ModelProxy:
+class ModelProxy(proxy(ModelAPI, "model")):
     """``ctx.model``: ask, context_limit and count_tokens, answered by the orchestrator's model."""
 
     __slots__ = ("_c", "_limit")
@@ -163,19 +175,13 @@ class ModelProxy:
     def __init__(self, channel: Channel):
         self._c, self._limit = channel, None
 
-    async def ask(self, messages, purpose: str) -> str:
-        return self._c.request("model.ask", list(messages), purpose)
-
     def context_limit(self) -> int:
         if self._limit is None:  # a model's context window does not change during an episode
-            self._limit = self._c.request("model.context_limit")
+            self._limit = super().context_limit()
         return self._limit
 
-    def count_tokens(self, messages) -> int:
-        return self._c.request("model.count_tokens", list(messages))
 
-
-class LoopProxy:
+class LoopProxy(proxy(LoopAPI, "loop")):
     """The ``loop`` the agent-loop core drives: the kernel's named steps, run by the orchestrator.
     Three answers need no round trip: ``check_limits`` when no limit is reached (the orchestrator
     raises when one is), ``interventions`` when no intervention is active, and ``record`` (sent
@@ -185,59 +191,27 @@ class LoopProxy:
         self._c, self.state = channel, state
         self._deadline, self._interventions = options.get("deadline"), options.get("interventions", True)
 
-    async def initial_prompt(self):
-        return self._c.request("loop.initial_prompt")
+    def interventions(self) -> list[str]:
+        return super().interventions() if self._interventions else []
 
-    async def maintain_context(self, prompt):
-        return self._c.request("loop.maintain_context", prompt)
-
-    async def query(self, prompt):
-        return self._c.request("loop.query", prompt)
-
-    def parse_error_feedback(self, reply):
-        return self._c.request("loop.parse_error_feedback", reply)
-
-    async def execute(self, reply):
-        return self._c.request("loop.execute", reply)
-
-    def observe(self, reply, output):
-        return self._c.request("loop.observe", reply, output)
-
-    def judge_completion(self, reply, output):
-        return self._c.request("loop.judge_completion", reply, output)
-
-    def interventions(self):
-        return self._c.request("loop.interventions") if self._interventions else []
-
-    def record(self, prompt, reply, output, response):
-        self._c.notify("loop.record", prompt, reply, output, response)
-
-    def check_limits(self):
+    def check_limits(self) -> None:
         state = self.state
         if (state.max_turns is not None and state.turn >= state.max_turns) or (
                 self._deadline is not None and time.monotonic() >= self._deadline):
-            self._c.request("loop.check_limits")
+            super().check_limits()
 
 
-#: One event loop per nesting depth, kept for the episode (a request made from a coroutine blocks
-#: its loop, so a coroutine called meanwhile runs on the next one).
-_LOOPS: list[asyncio.AbstractEventLoop] = []
-_DEPTH = [0]
-
-
-def run_coroutine(coroutine):
-    """Run ``coroutine`` to its end, also while an outer coroutine is suspended in a request."""
-    outer = asyncio.events._get_running_loop()
-    asyncio.events._set_running_loop(None)
-    depth = _DEPTH[0]
-    if len(_LOOPS) <= depth:
-        _LOOPS.append(asyncio.new_event_loop())
-    _DEPTH[0] += 1
+def finish(coroutine):
+    """Run a function's coroutine to its end. All it may await are the proxies' methods, which answer
+    without suspending, so it ends at its first step; one that suspends awaited something else, which
+    nothing here would resume."""
     try:
-        return _LOOPS[depth].run_until_complete(coroutine)
-    finally:
-        _DEPTH[0] -= 1
-        asyncio.events._set_running_loop(outer)
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value
+    coroutine.close()
+    raise HarnessError("a function awaited something other than the methods of ctx and loop, "
+                       "the only awaitables a function has")
 
 
 class Episode:
@@ -261,7 +235,7 @@ class Episode:
             result = self.functions[args[0]][0].run(LoopProxy(self.channel, self.channel.mirror.state, self.options))
         else:
             raise HarnessError(f"unknown operation {op!r}")
-        return run_coroutine(result) if asyncio.iscoroutine(result) else result
+        return finish(result) if inspect.iscoroutine(result) else result
 
     def load(self, functions: dict) -> None:
         for key, spec in functions.items():
@@ -275,13 +249,8 @@ class Episode:
                    params=dict(self.functions[key][1]), memo=self.memos.setdefault(key, {}), history=mirror.history)
 
 
-DECLARED = ("MODULE", "ROLE", "DESCRIPTION", "PARAMETERS")
-
-
 def declare(source: str) -> dict:
     """Run a function file once and say what it declares (see ``runtime.declare``)."""
-    import inspect
-
     from modularrsi.harness.protocols import CONTRACTS
 
     module = types.ModuleType("_fn_declared")
