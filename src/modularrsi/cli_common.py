@@ -19,6 +19,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from modularrsi.util.errors import EXIT_STOPPED, EXIT_USER, Stopped, UserError
 from modularrsi.util.files import write_yaml
+from modularrsi.util.jsontypes import Options
 
 #: Width of tables and wrapped lines when the output is not a terminal (a pipe, a log file): wide
 #: enough that a table is never cut, as rich's default of 80 columns would.
@@ -60,12 +61,12 @@ def stamp() -> str:
     return dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
 
 
-def given(flags: dict[str, Any]) -> dict[str, Any]:
+def given(flags: Options) -> Options:
     """The flags a user gave on the command line: None, False and empty lists are flags left out."""
     return {k: v for k, v in flags.items() if v is not None and v is not False and v != []}
 
 
-def refuse_with_resume(resume: Path | None, flags: dict[str, Any]) -> None:
+def refuse_with_resume(resume: Path | None, flags: Options) -> None:
     """``--resume`` continues a run with its own ``config.yaml``: any other setting given is an error (the
     spending caps, :data:`CAPS`, are not among ``flags``: a resumed run may raise them)."""
     others = given(flags)
@@ -74,7 +75,7 @@ def refuse_with_resume(resume: Path | None, flags: dict[str, Any]) -> None:
                         "(edit that file to change a setting; only --max-tokens and --max-cost may be given)")
 
 
-def raise_caps[C](load: Callable[[Path | None, dict[str, Any]], C], caps: dict[str, Any]
+def raise_caps[C](load: Callable[[Path | None, Options], C], caps: Options
                   ) -> Callable[[C, Path], C]:
     """``open_run``'s ``on_resume`` for a run resumed with new spending caps: they go into its config.yaml."""
     def on_resume(cfg: C, run_dir: Path) -> C:
@@ -88,7 +89,7 @@ def raise_caps[C](load: Callable[[Path | None, dict[str, Any]], C], caps: dict[s
     return on_resume
 
 
-def open_run[C](load: Callable[[Path | None, dict[str, Any]], C], *, config: Path | None, flags: dict[str, Any],
+def open_run[C](load: Callable[[Path | None, Options], C], *, config: Path | None, flags: Options,
                 out: Path | None, resume: Path | None, prefix: str, what: str = "a run directory",
                 on_resume: Callable[[C, Path], C] | None = None) -> tuple[C, Path]:
     """Flags → config → run directory. New: ``config`` (a YAML file) with ``flags`` (those not None) on top, in ``out``

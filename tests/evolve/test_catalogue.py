@@ -14,6 +14,7 @@ from testutil import REPO, SHIPPED_TASKS
 
 from modularrsi.evolve.catalogue import CATALOGUE, REGRESSIONS, CatalogueError, for_module, source
 from modularrsi.evolve.findings import Direction
+from modularrsi.evolve.history import Brief
 from modularrsi.evolve.proposal import tree_hashes
 from modularrsi.evolve.sim_editor import BAD_KINDS, HACK_TARGETS, EditorError, SimEditor, choose_mechanism
 from modularrsi.harness import BASELINE
@@ -306,8 +307,8 @@ def test_the_sim_editor_skips_what_the_parent_has_and_what_was_rejected(tmp_path
     ask = direction("agent_loop", "The same command was repeated turn after turn; warn when batches repeat.")
     SimEditor(seed=0, bad_rate=0.0).propose("agent_loop", "loop_guard", BASELINE, tmp_path / "g")
     after_loop_guard = choose_mechanism(ask, tmp_path / "g")
-    rejected = [{"files": ["modules/agent_loop/loop_guard.py"], "outcome": "rejected"}]
+    rejected = [Brief(files=["modules/agent_loop/loop_guard.py"], outcome="rejected")]
     assert after_loop_guard == choose_mechanism(ask, BASELINE, history=rejected) != "loop_guard"
-    tried = [{"files": [f"modules/agent_loop/{m.name}.py"], "outcome": "rejected"} for m in for_module("agent_loop")]
+    tried = [Brief(files=[f"modules/agent_loop/{m.name}.py"], outcome="rejected") for m in for_module("agent_loop")]
     with pytest.raises(EditorError, match="nothing left to try for agent_loop"):
         choose_mechanism(ask, BASELINE, history=tried)

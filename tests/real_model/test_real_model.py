@@ -61,7 +61,7 @@ async def evolve_one_lane(config: EvolveConfig, out) -> list[Finding]:
     the epoch's findings."""
     summary = await Evolution(config, out).run()
     layout = RunLayout(out)
-    assert json.loads(layout.state.read_text())["status"] == "done" and summary["frozen_id"]
+    assert json.loads(layout.state.read_text())["status"] == "done" and summary.frozen_id
     epoch = layout.lane(config.modules[0]).epoch(0)
     for path in (epoch.sample, epoch.root / "buckets.json", epoch.findings, epoch.directions, epoch.outcome):
         assert path.is_file(), path

@@ -38,6 +38,7 @@ from modularrsi.evolve.signals import Signals
 from modularrsi.harness.protocols import CONTRACTS, MODULE_TITLES, MODULES
 from modularrsi.models.base import ChatModel, Message
 from modularrsi.models.structured import ask_json
+from modularrsi.util.jsontypes import JSONSchema, Unvalidated
 
 #: What each module owns (the lens's scope shown to the analyst).
 MODULE_SCOPE = {
@@ -53,7 +54,7 @@ SYSTEM = (
     "You analyse trajectories of an LLM terminal agent to find what its harness - the code around the model, "
     "not the model and not the task - got wrong. Answer with one JSON object and nothing else.")
 #: The answer's JSON schema (every field required, as strict JSON-schema output wants).
-FINDING_SCHEMA: dict[str, Any] = {
+FINDING_SCHEMA: JSONSchema = {
     "type": "object", "additionalProperties": False,
     "required": ["concerns", *ANSWER_FIELDS[:-1]],
     "properties": {
@@ -164,7 +165,7 @@ def _failed(evidence: TaskEvidence, lens: Module, kind: Kind, analyst: str, erro
                    parse_error=_clip(error, 300))
 
 
-def parse_finding(text: str, lens: Module, kind: Kind) -> tuple[dict[str, Any] | None, str | None]:
+def parse_finding(text: str, lens: Module, kind: Kind) -> tuple[Unvalidated | None, str | None]:
     """Finding fields from a reply, or None and one line saying what is wrong with it."""
     obj = extract_object(text)
     if obj is None:
@@ -179,7 +180,7 @@ def parse_finding(text: str, lens: Module, kind: Kind) -> tuple[dict[str, Any] |
     return fields, None
 
 
-def extract_object(text: str) -> dict[str, Any] | None:
+def extract_object(text: str) -> Unvalidated | None:
     """The finding object in ``text``: the whole reply, a fenced block, or the first ``{...}`` that parses."""
     candidates = [text.strip(), *re.findall(r"```(?:json)?\s*(.*?)```", text, re.S)]
     decoder = json.JSONDecoder()
@@ -211,7 +212,7 @@ def _loads(text: str) -> Any:
         return None
 
 
-def _as_object(value: Any) -> dict[str, Any] | None:
+def _as_object(value: Any) -> Unvalidated | None:
     """A dict carrying finding fields, unwrapping ``{"finding": {...}}`` and ``[{...}]``."""
     if isinstance(value, list) and value:
         value = value[0]
@@ -223,7 +224,7 @@ def _as_object(value: Any) -> dict[str, Any] | None:
     return value
 
 
-def coerce(obj: dict[str, Any], lens: Module, kind: Kind) -> dict[str, Any]:
+def coerce(obj: Unvalidated, lens: Module, kind: Kind) -> Unvalidated:
     """Finding fields from a loosely typed answer, with the counterfactual and lens rules applied."""
     culprit = to_bool(obj.get("is_culprit"), False)
     locked = to_module(obj.get("locked_module"))
@@ -245,7 +246,7 @@ def coerce(obj: dict[str, Any], lens: Module, kind: Kind) -> dict[str, Any]:
     }
 
 
-def _dropped(obj: dict[str, Any]) -> str | None:
+def _dropped(obj: Unvalidated) -> str | None:
     """Why a finding is not about the harness (None when it is)."""
     said = to_text(obj.get("divergence")) or to_text(obj.get("suggested_change"))
     if to_tag(obj.get("concerns")) in ("task-logic", "task"):
@@ -256,7 +257,7 @@ def _dropped(obj: dict[str, Any]) -> str | None:
     return None
 
 
-def drop_task_logic(fields: dict[str, Any], instruction: str, limit: int = 3) -> dict[str, Any]:
+def drop_task_logic(fields: Unvalidated, instruction: str, limit: int = 3) -> Unvalidated:
     """``fields`` of a culprit, dropped when its suggested change repeats ``limit`` or more of the task's own words."""
     words = task_words(fields["suggested_change"], instruction) if fields["is_culprit"] else []
     if len(words) < limit:

@@ -97,11 +97,11 @@ def evolve(
         summary = asyncio.run(Evolution(cfg, run_dir.resolve(), [_printer]).run())
     except (UserError, ModelError) as exc:
         raise fail(str(exc)) from None
-    console.print(f"frozen generation: {run_dir / 'frozen'} ({summary['frozen_id']})")
-    if "eval" in summary:
+    console.print(f"frozen generation: {run_dir / 'frozen'} ({summary.frozen_id})")
+    if summary.eval is not None:
         from modularrsi.evolve.evaluate import EvalResult
 
-        print_eval(EvalResult.model_validate_json(Path(summary["eval"]).read_text()))
+        print_eval(EvalResult.model_validate_json(Path(summary.eval).read_text()))
     console.print(f"run directory: {run_dir}")
 
 

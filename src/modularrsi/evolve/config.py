@@ -26,6 +26,7 @@ from modularrsi.evolve.gates.review import ReviewConfig
 from modularrsi.harness.protocols import MODULES
 from modularrsi.rollouts.config import TrialSettings
 from modularrsi.util.errors import UserError
+from modularrsi.util.jsontypes import Options
 from modularrsi.util.settings import load_settings
 
 Mode = Literal["lanes", "joint", "monolithic"]
@@ -99,7 +100,7 @@ class EvolveConfig(TrialSettings):
         return self
 
     @classmethod
-    def load(cls, path: Path | None, overrides: dict[str, Any] | None = None) -> EvolveConfig:
+    def load(cls, path: Path | None, overrides: Options | None = None) -> EvolveConfig:
         return load_settings(cls, path, overrides)
 
 

@@ -31,7 +31,7 @@ from modularrsi.models.settings import is_sim
 from modularrsi.rollouts.config import INHERITED, RunConfig
 from modularrsi.rollouts.results import RunResults
 from modularrsi.rollouts.run import execute
-from modularrsi.rollouts.state import update_state
+from modularrsi.rollouts.state import RunState, update_state
 from modularrsi.util.files import write_json
 
 Observer = Callable[[str, dict], None]
@@ -54,8 +54,8 @@ class RunContext:
         for observer in self.observers:
             observer(event, data)
 
-    def set_state(self, **fields: Any) -> None:
-        update_state(self.layout.state, **fields)
+    def set_state(self, **fields: Any) -> RunState:
+        return update_state(self.layout.state, **fields)
 
     def run_template(self) -> RunConfig:
         """The run settings of every trial this evolution makes (its tasks and generation set per run)."""

@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from modularrsi.evolve.findings import Direction
 from modularrsi.evolve.gates.constructs import ConstructRules, construct_problems
 from modularrsi.evolve.gates.review import redact
+from modularrsi.evolve.history import Brief
 from modularrsi.evolve.proposal import Proposal
 from modularrsi.evolve.sim_editor import EditorError, SimEditor, choose_mechanism
 from modularrsi.harness.checks import ALLOWED_IMPORTS, ALLOWED_STDLIB
@@ -44,6 +45,7 @@ from modularrsi.harness.library import (
 )
 from modularrsi.harness.protocols import CONTRACTS, MODULES
 from modularrsi.models.base import BudgetExceeded, ChatModel, Message, ModelError
+from modularrsi.util.jsontypes import Unvalidated
 
 __all__ = ["EditRequest", "Editor", "EditorError", "LLMEditor", "SimEditorRole"]
 
@@ -57,7 +59,7 @@ class EditRequest(BaseModel):
     parent_dir: Path
     modules: list[str] = Field(description="Modules whose files the editor may change.")
     excerpts: list[str] = Field(default_factory=list, description="Trajectory excerpts of the findings.")
-    history: list[dict[str, Any]] = Field(default_factory=list, description="Evolution History entries of "
+    history: list[Brief] = Field(default_factory=list, description="Evolution History entries of "
                                           "the module's functions (earlier changes and what became of them).")
     attempt: int = Field(default=0, description="Candidate slot for this direction (varies seeded choices).")
     avoid: list[str] = Field(default_factory=list, description="Files other candidates of this direction wrote: "
@@ -126,7 +128,8 @@ class LLMEditor:
                               for (m, role), calls in CONTRACTS.items() if m in request.modules)
         d = request.direction
         findings = "\n".join(f"- {f.divergence} | suggested: {f.suggested_change}" for f in d.findings[:8])
-        history = "\n".join(f"- {json.dumps(h, sort_keys=True)[:300]}" for h in request.history[-10:]) or "- none"
+        briefs = [json.dumps(h.model_dump(mode="json"), sort_keys=True)[:300] for h in request.history[-10:]]
+        history = "\n".join(f"- {b}" for b in briefs) or "- none"
         excerpts = "\n".join(request.excerpts[:6]) or "(none)"
         user = (f"Direction ({d.module}, mechanism '{d.mechanism}', supported by {d.raw_support} tasks):\n"
                 f"{d.summary}\n\nFindings:\n{findings}\n\nTrajectory excerpts:\n{excerpts}\n\n"
@@ -192,7 +195,7 @@ def _last(refusal: str) -> str:
     return f" (last refusal: {refusal})" if refusal else ""
 
 
-def _action(text: str) -> dict[str, Any] | None:
+def _action(text: str) -> Unvalidated | None:
     """The first JSON object in ``text`` (whole reply, fenced block, or from a ``{``) that names a tool."""
     decoder = json.JSONDecoder()
     for candidate in [text.strip(), *re.findall(r"```(?:json)?\s*(.*?)```", text, re.S)]:
@@ -245,13 +248,13 @@ class _Workspace:
             raise EditorError(f"{text}: outside the modules you may change ({', '.join(self.modules)})")
         return f"{match[1]}/{match[2]}"
 
-    def run(self, action: dict[str, Any]) -> str:
+    def run(self, action: Unvalidated) -> str:
         try:
             return self._run(action)
         except EditorError as exc:
             return f"error: {exc}"
 
-    def _run(self, action: dict[str, Any]) -> str:
+    def _run(self, action: Unvalidated) -> str:
         tool = action["tool"]
         if tool == "list":
             return "\n".join(f"{k}.py{' (active)' if k.split('/')[1] in self.active.get(k.split('/')[0], []) else ''}"

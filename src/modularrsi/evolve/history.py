@@ -63,6 +63,21 @@ class Change(BaseModel):
                    rejected_by=None if last.passed else last.gate, reason=last.reason)
 
 
+class Brief(BaseModel):
+    """What the editor sees of one change of the module it edits: no rewards, no task names."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    change: str = ""
+    mechanism: str = ""
+    files: list[str] = Field(default_factory=list)
+    outcome: str
+    rejected_by: str | None = None
+    reason: str = ""
+    fate: str = "kept"
+    undecided: bool = False
+
+
 class History:
     """``history.jsonl`` of one run."""
 
@@ -94,7 +109,7 @@ class History:
     def promoted(self, lane: str | None = None) -> list[Change]:
         return [c for c in self.changes.values() if c.outcome == "promoted" and (lane is None or c.lane == lane)]
 
-    def brief(self, module: str) -> list[dict[str, Any]]:
+    def brief(self, module: str) -> list[Brief]:
         """What the editor sees of the module's history: no rewards, no task names."""
         def reason(c: Change) -> str:
             if c.undecided:
@@ -103,6 +118,5 @@ class History:
                 return "did not move its evidence tasks without regressing anchors"
             return c.reason[:200]
 
-        return [{"change": c.id, "mechanism": c.mechanism, "files": c.files, "outcome": c.outcome,
-                 "rejected_by": c.rejected_by, "reason": reason(c), "fate": c.fate, "undecided": c.undecided}
-                for c in self.for_module(module)]
+        return [Brief(change=c.id, mechanism=c.mechanism, files=c.files, outcome=c.outcome, rejected_by=c.rejected_by,
+                      reason=reason(c), fate=c.fate, undecided=c.undecided) for c in self.for_module(module)]

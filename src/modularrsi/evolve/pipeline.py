@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
 
 from modularrsi.evolve import finish, integration
 from modularrsi.evolve.context import Observer, RunContext
@@ -36,6 +35,7 @@ from modularrsi.harness.library import load_generation
 from modularrsi.models.base import BudgetExceeded
 from modularrsi.rollouts.run import resolve_tasks
 from modularrsi.rollouts.runner import BudgetStop
+from modularrsi.rollouts.state import RunState
 from modularrsi.tasks.model import discover
 from modularrsi.util.errors import UserError
 from modularrsi.util.files import write_yaml
@@ -48,7 +48,7 @@ class Evolution(RunContext):
     """One evolution run in ``run_dir`` (new or resumed)."""
 
     # ------------------------------------------------------------------ the run
-    async def run(self) -> dict[str, Any]:
+    async def run(self) -> RunState:
         """Run (or resume) the evolution. A spending cap reached anywhere stops it with
         :class:`BudgetStop` naming this run directory; the state says ``stopped_budget``. The preflight
         (:meth:`check`) runs first, before anything is written; every run inside reuses it."""
@@ -74,7 +74,7 @@ class Evolution(RunContext):
         if c.generation is not None:
             load_generation(c.generation)  # a starting generation that does not load is refused here
 
-    async def _run(self) -> dict[str, Any]:
+    async def _run(self) -> RunState:
         c = self.config
         start, lanes = await self.prepare()
         self.set_state(status="running", stage="lanes", mode=c.mode, epochs=c.epochs)
@@ -86,14 +86,13 @@ class Evolution(RunContext):
                                                                                   finals, strict=True)))
             self.set_state(stage="merge")
             frozen = finish.freeze(self, finish.merge(self, integrated), start)
-            summary: dict[str, Any] = {"frozen": str(frozen), "frozen_id": manifest_id(frozen)}
+            evaluated: dict[str, object] = {}
             if c.eval_tasks:
                 self.set_state(stage="eval")
                 result = await finish.evaluate_frozen(self, start, frozen)
-                summary["eval"] = str(self.layout.eval_result)
-                summary["acc_diff"] = result.delta("acc").diff
-        self.set_state(status="done", stage="done", **summary)
-        return summary
+                evaluated = {"eval": str(self.layout.eval_result), "acc_diff": result.delta("acc").diff}
+        return self.set_state(status="done", stage="done", frozen=str(frozen), frozen_id=manifest_id(frozen),
+                              **evaluated)
 
     async def prepare(self) -> tuple[Path, list[Lane]]:
         """Resolve the tasks, then create (or reuse) the run directory: config, start, lock."""

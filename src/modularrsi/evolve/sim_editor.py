@@ -40,6 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from modularrsi.evolve import catalogue
 from modularrsi.evolve.findings import Direction
+from modularrsi.evolve.history import Brief
 from modularrsi.evolve.proposal import Proposal, generation_diff
 from modularrsi.harness.library import load_generation, read_sources, write_generation, write_unchecked
 from modularrsi.harness.protocols import MODULES
@@ -176,13 +177,12 @@ def scores(module: str, text: str) -> dict[str, float]:
 
 
 def choose_mechanism(direction: Direction, parent_dir: Path, excerpts: Iterable[str] = (),
-                     history: Iterable[dict] = (), avoid: Iterable[str] = ()) -> str:
+                     history: Iterable[Brief] = (), avoid: Iterable[str] = ()) -> str:
     """The tag of the mechanism the editor writes for ``direction`` (see the module docstring); ``avoid``:
     files other candidates of the direction wrote. A change left undecided may be written again."""
     module = direction.module
     present = {p.stem for p in (Path(parent_dir) / "modules" / module).glob("*.py")}
-    tried = {f for h in history if h.get("outcome") != "promoted" and not h.get("undecided")
-             for f in h.get("files", [])} | set(avoid)
+    tried = {f for h in history if h.outcome != "promoted" and not h.undecided for f in h.files} | set(avoid)
     ranked = sorted(scores(module, request_text(direction, excerpts)).items(), key=lambda kv: (-kv[1], kv[0]))
     for tag, _ in ranked:
         name = catalogue.CATALOGUE[tag].name

@@ -23,11 +23,11 @@ import ast
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from modularrsi.harness.protocols import DECLARED
 from modularrsi.harness.resources import TEMPLATES
 from modularrsi.util.errors import UserError
+from modularrsi.util.jsontypes import Options
 
 #: Standard-library modules a function may import (top-level name and its submodules).
 ALLOWED_STDLIB = frozenset({
@@ -143,13 +143,13 @@ def check_source(path: Path | str, source: str) -> ast.Module:
 class Declarations:
     """What a function file declares, read from its syntax tree."""
 
-    values: dict[str, Any]
+    values: Options
     callables: dict[str, bool]  # top-level def name -> is it ``async def``
 
 
 def declarations(path: Path | str, tree: ast.Module) -> Declarations:
     """Literal top-level declarations and top-level callables (no code is executed)."""
-    values: dict[str, Any] = {}
+    values: Options = {}
     callables: dict[str, bool] = {}
     for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):

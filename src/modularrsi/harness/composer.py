@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 from modularrsi.harness.library import Function, Generation, GenerationError, check_active
 from modularrsi.harness.protocols import MODULES
 from modularrsi.models.base import ChatModel, Message
 from modularrsi.models.structured import ask_json
+from modularrsi.util.jsontypes import JSONSchema
 
 EXAMPLE = '{"tool_use": ["name"], "completion": ["name", "other_name"]}'
 
@@ -41,7 +41,7 @@ def _prompt(generation: Generation, instruction: str) -> str:
     return "\n".join(lines)
 
 
-def schema(generation: Generation) -> dict[str, Any]:
+def schema(generation: Generation) -> JSONSchema:
     """The answer's JSON schema: per module, a list of that module's function names."""
     properties = {m: {"type": "array", "items": {"type": "string", "enum": [f.name for f in generation.in_module(m)]}}
                   for m in MODULES}

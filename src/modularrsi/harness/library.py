@@ -26,6 +26,7 @@ from modularrsi.harness.checks import Declarations, GenerationError, check_sourc
 from modularrsi.harness.manifest import FILE as MANIFEST
 from modularrsi.harness.manifest import GenerationManifest, generation_id, write_files
 from modularrsi.harness.protocols import CONTRACTS, CORE_SLOTS, MODULES
+from modularrsi.util.jsontypes import Options
 
 #: gen_0, the shipped Terminus-2 generation (the harness package's ``baseline/``).
 BASELINE = Path(__file__).parent / "baseline"
@@ -43,7 +44,7 @@ class Function:
     module: str
     role: str
     description: str
-    parameters: dict[str, Any]
+    parameters: Options
     path: Path
     sha256: str
     source: str  # what the function runtime executes (the checked text, not re-read from disk)
@@ -123,7 +124,7 @@ def _import_file(path: Path, unique: str, code: CodeType) -> ModuleType:
     return module
 
 
-def check_contract(path: Path, module_dir: str, declared: Declarations) -> tuple[str, str, str, dict[str, Any]]:
+def check_contract(path: Path, module_dir: str, declared: Declarations) -> tuple[str, str, str, Options]:
     """MODULE/ROLE/DESCRIPTION/PARAMETERS declared and consistent; contract callables defined with the
     right kind (``def`` or ``async def``). Reads the syntax tree's findings; runs nothing."""
     values = declared.values

@@ -17,12 +17,12 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from modularrsi.util.errors import UserError
 from modularrsi.util.files import write_text
+from modularrsi.util.jsontypes import Options
 
 FILE = "manifest.json"
 
@@ -36,7 +36,7 @@ class FunctionEntry(BaseModel):
     name: str
     sha256: str = Field(description="sha256 of modules/<module>/<name>.py.")
     parents: list[str] = Field(default_factory=list, description="'<module>/<name>' keys it grew from.")
-    parameters: dict[str, Any] = Field(default_factory=dict, description="Overrides of its PARAMETERS.")
+    parameters: Options = Field(default_factory=dict, description="Overrides of its PARAMETERS.")
 
     @property
     def key(self) -> str:

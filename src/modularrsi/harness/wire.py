@@ -30,7 +30,7 @@ _FIELDS = {name: get_type_hints(cls) for name, cls in WIRE_TYPES.items()}
 #: Endings only the kernel records (a function never returns one).
 KERNEL_ENDINGS = ("harness_error",)
 #: The loop state's scalar fields (sent both ways when they change).
-SCALARS: dict[str, Any] = {k: h for k, h in get_type_hints(LoopState).items() if h in (int, bool, int | None)}
+SCALARS: dict[str, object] = {k: h for k, h in get_type_hints(LoopState).items() if h in (int, bool, int | None)}
 #: Requests the worker sends without waiting for an answer (handlers that return None): they travel
 #: with its next message and run, in order, before it.
 NOTIFICATIONS = ("loop.record", "terminal.send_keys")
@@ -171,13 +171,13 @@ class Mirror:
 
     def __init__(self, state: LoopState, history: list[Message], owner: bool):
         self.state, self.history, self.owner = state, history, owner
-        self._scalars: dict[str, Any] = {}
+        self._scalars: dict[str, int | bool | None] = {}
         self._notes = "{}"
         self._turns = 0
         self._sent_history: tuple[list[Message], int, Message | None] = (history, 0, None)
 
     def delta(self) -> dict:
-        out: dict[str, Any] = {}
+        out: dict[str, object] = {}
         scalars = {k: getattr(self.state, k) for k in SCALARS}
         changed = {k: v for k, v in scalars.items() if self._scalars.get(k, _UNSET) != v}
         if changed:

@@ -20,14 +20,13 @@ A turn is either a string (the assistant content, returned with a rough usage bl
   cut off at the output limit (default ``"stop"``); ``"cached_tokens"`` and ``"reasoning_content"`` go in
   ``usage.prompt_tokens_details`` and the message, as servers with a prefix cache or reasoning send them.
 
-Invariants: every chat request body is recorded in :attr:`FakeOpenAIServer.requests` (parsed JSON,
-or ``{"_raw": text}`` when it is not JSON), in arrival order, before it is answered, and its headers
-in :attr:`FakeOpenAIServer.headers` (same index, lower-case names); a request
-arriving after the script is exhausted (or when the responder returns ``None``) gets HTTP 500 with
-the error message ``"script exhausted"`` and is counted in :attr:`FakeOpenAIServer.unexpected_calls`
--- a scripted fake fails loudly. The server binds to 127.0.0.1 only and answers without delay beyond
-the scripted one (TCP_NODELAY on every connection). Streaming requests
-(``"stream": true``) receive the reply as one server-sent-event chunk.
+Invariants: every chat request body is recorded in :attr:`FakeOpenAIServer.requests` (parsed JSON, or
+``{"_raw": text}`` when it is not JSON), in arrival order, before it is answered, and its headers in
+:attr:`FakeOpenAIServer.headers` (same index, lower-case names); a request arriving after the script is
+exhausted (or when the responder returns ``None``) gets HTTP 500 with the error message ``"script exhausted"``
+and is counted in :attr:`FakeOpenAIServer.unexpected_calls` -- a scripted fake fails loudly. The server binds
+to 127.0.0.1 only and answers without delay beyond the scripted one (TCP_NODELAY on every connection).
+Streaming requests (``"stream": true``) receive the reply as one server-sent-event chunk.
 
 Command line: ``python -m modularrsi.models.fake_server --script FILE.json [--port N]`` prints the
 base URL on its first stdout line and serves until interrupted.
@@ -51,8 +50,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-Turn = str | dict[str, Any]
-Responder = Callable[[dict[str, Any]], Turn | None]
+from modularrsi.util.jsontypes import WireBody
+
+Turn = str | WireBody
+Responder = Callable[[WireBody], Turn | None]
 
 HOST = "127.0.0.1"
 EXHAUSTED = "script exhausted"
@@ -65,13 +66,13 @@ def rough_tokens(text: str) -> int:
     return max(1, len(text) // 4)
 
 
-def prompt_tokens(request: dict[str, Any]) -> int:
+def prompt_tokens(request: WireBody) -> int:
     """Rough prompt size of a chat request: each message's content plus a small per-message overhead."""
     messages = request.get("messages") or []
     return sum(rough_tokens(str(m.get("content") or "")) + 4 for m in messages if isinstance(m, dict)) or 1
 
 
-def error_body(message: str, kind: str, code: str | None = None) -> dict[str, Any]:
+def error_body(message: str, kind: str, code: str | None = None) -> WireBody:
     """An OpenAI-style error body."""
     return {"error": {"message": message, "type": kind, "param": None, "code": code}}
 
@@ -90,9 +91,9 @@ class FakeOpenAIServer:
         self._port = port
         self.model = model
         self.verbose = verbose
-        self.requests: list[dict[str, Any]] = []
+        self.requests: list[WireBody] = []
         self.headers: list[dict[str, str]] = []
-        self.embedding_requests: list[dict[str, Any]] = []
+        self.embedding_requests: list[WireBody] = []
         self.unexpected_calls = 0
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -148,7 +149,7 @@ class FakeOpenAIServer:
 
     # -- replies -----------------------------------------------------------------------------------
 
-    def next_turn(self, request: dict[str, Any], headers: dict[str, str] | None = None) -> Turn | None:
+    def next_turn(self, request: WireBody, headers: dict[str, str] | None = None) -> Turn | None:
         """Record ``request`` and return the turn that answers it (``None`` once the script is exhausted)."""
         with self._lock:
             self.requests.append(request)
@@ -167,8 +168,8 @@ class FakeOpenAIServer:
         self._stopping.wait(max(0.0, float(seconds)))
 
 
-def completion_body(request: dict[str, Any], content: str, model: str, number: int,
-                    finish_reason: str = "stop", turn: dict[str, Any] | None = None) -> dict[str, Any]:
+def completion_body(request: WireBody, content: str, model: str, number: int,
+                    finish_reason: str = "stop", turn: WireBody | None = None) -> WireBody:
     """A non-streaming chat completion answering ``request`` with ``content`` (and ``turn``'s extras)."""
     prompt, reply = prompt_tokens(request), rough_tokens(content)
     body = {"id": f"chatcmpl-fake-{number}", "object": "chat.completion", "created": int(time.time()),
@@ -200,7 +201,7 @@ def hashed_embedding(text: str, dim: int = EMBEDDING_DIM) -> list[float]:
     return [v / norm for v in vector] if norm else vector
 
 
-def embedding_body(request: dict[str, Any], model: str) -> tuple[int, dict[str, Any]]:
+def embedding_body(request: WireBody, model: str) -> tuple[int, WireBody]:
     """``(status, body)`` answering an embeddings request: one :func:`hashed_embedding` per input string."""
     texts = request.get("input")
     texts = [texts] if isinstance(texts, str) else texts
@@ -220,7 +221,7 @@ def embedding_body(request: dict[str, Any], model: str) -> tuple[int, dict[str, 
                  "usage": {"prompt_tokens": tokens, "total_tokens": tokens}}
 
 
-def stream_chunks(body: dict[str, Any]) -> bytes:
+def stream_chunks(body: WireBody) -> bytes:
     """``body`` as server-sent events: one content chunk, one final chunk with usage, then ``[DONE]``."""
     base = {k: body[k] for k in ("id", "created", "model")} | {"object": "chat.completion.chunk"}
     content = body["choices"][0]["message"]["content"]
@@ -265,7 +266,7 @@ def _make_handler(fake: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the client gave up (its timeout)
                 self._answer(request, turn)
 
-        def _read_json(self) -> dict[str, Any]:
+        def _read_json(self) -> WireBody:
             raw = self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode("utf-8", "replace")
             try:
                 parsed = json.loads(raw)
@@ -273,7 +274,7 @@ def _make_handler(fake: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 return {"_raw": raw}
             return parsed if isinstance(parsed, dict) else {"_raw": raw}
 
-        def _answer(self, request: dict[str, Any], turn: Turn | None) -> None:
+        def _answer(self, request: WireBody, turn: Turn | None) -> None:
             if turn is None:
                 self._send_json(500, error_body(EXHAUSTED, "script_exhausted", "script_exhausted"))
                 return
@@ -290,7 +291,7 @@ def _make_handler(fake: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             else:
                 self._send_reply(request, turn)
 
-        def _send_status(self, status: int, turn: dict[str, Any]) -> None:
+        def _send_status(self, status: int, turn: WireBody) -> None:
             if status == 429:
                 message = turn.get("message", "Rate limit reached (scripted).")
                 headers = {"Retry-After": str(turn.get("retry_after", 0))}
@@ -299,7 +300,7 @@ def _make_handler(fake: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 message = turn.get("message", f"Scripted server error {status}.")
                 self._send_json(status, error_body(message, "server_error" if status >= 500 else "invalid_request"))
 
-        def _send_reply(self, request: dict[str, Any], turn: dict[str, Any]) -> None:
+        def _send_reply(self, request: WireBody, turn: WireBody) -> None:
             content, finish = str(turn.get("content", "")), str(turn.get("finish_reason", "stop"))
             body = completion_body(request, content, fake.model, len(fake.requests), finish, turn)
             if request.get("stream"):
@@ -307,7 +308,7 @@ def _make_handler(fake: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             else:
                 self._send_json(200, body)
 
-        def _send_json(self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+        def _send_json(self, status: int, body: WireBody, headers: dict[str, str] | None = None) -> None:
             self._send(status, json.dumps(body).encode(), "application/json", headers)
 
         def _send(self, status: int, payload: bytes, content_type: str, headers: dict[str, str] | None = None) -> None:

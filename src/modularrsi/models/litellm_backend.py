@@ -42,6 +42,7 @@ from modularrsi.models.base import (
 )
 from modularrsi.models.settings import ModelSettings
 from modularrsi.models.structured import RESPONSE_SCHEMA, json_schema_format
+from modularrsi.util.jsontypes import WireBody
 
 log = logging.getLogger(__name__)
 
@@ -213,9 +214,9 @@ class LiteLLMModel:
         self.stats.add(completion, "response_format" in request)
         return completion
 
-    def _request(self, wire: list[dict[str, str]], key: str | None) -> dict[str, Any]:
+    def _request(self, wire: list[dict[str, str]], key: str | None) -> WireBody:
         s = self.settings
-        request: dict[str, Any] = dict(s.extra)
+        request: WireBody = dict(s.extra)
         request.update(model=self.name, messages=wire, timeout=s.timeout_s, num_retries=0, max_retries=0)
         if s.api_base is not None:
             request["api_base"] = s.api_base

@@ -8,6 +8,7 @@ from typing import Any
 from modularrsi.models.base import ChatModel
 from modularrsi.models.settings import ModelSettings, is_litellm, is_scripted, is_sim
 from modularrsi.util.errors import UserError
+from modularrsi.util.jsontypes import Options
 
 
 def make_model(settings: ModelSettings | str, *, privileged: dict[str, Any] | None = None,
@@ -48,7 +49,7 @@ def cache_settings(settings: ModelSettings) -> dict[str, Any]:
                               "extra": settings.extra or None}.items() if v is not None}
 
 
-def _backend(settings: ModelSettings, privileged: dict[str, Any] | None, backend: dict[str, Any]) -> ChatModel:
+def _backend(settings: ModelSettings, privileged: dict[str, Any] | None, backend: Options) -> ChatModel:
     name = settings.model
     if not name:
         raise UserError("no model given: use --model sim, scripted:FILE.json, or a LiteLLM model name")

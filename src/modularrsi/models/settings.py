@@ -13,6 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from modularrsi.util.jsontypes import Options
+
 #: LiteLLM's default read timeout, which Terminus-2 keeps (seconds).
 DEFAULT_TIMEOUT_S = 600.0
 #: Retries of a failed call (a deliberate difference from Terminus-2: docs/terminus-2-parity.md).
@@ -40,7 +42,7 @@ class ModelCall(BaseModel):
     structured_output: bool = Field(default=True, description="Send a JSON schema as response_format for the "
                                     "structured roles (analyst, reviewer, composer); False for endpoints that "
                                     "refuse it (repair-and-retry still applies).")
-    extra: dict[str, Any] = Field(default_factory=dict, description="Further keyword arguments of every "
+    extra: Options = Field(default_factory=dict, description="Further keyword arguments of every "
                                   "completion request (e.g. top_p, seed, extra_body).")
 
     @field_validator("max_retries", mode="before")

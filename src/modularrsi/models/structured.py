@@ -20,16 +20,16 @@ import contextlib
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
 
 from modularrsi.models.base import BudgetExceeded, ChatModel, Completion, Message, ModelError, OutputTruncated
+from modularrsi.util.jsontypes import JSONSchema, WireBody
 
 #: ``{"name": str, "schema": dict}`` while a structured call is in flight; None otherwise.
-RESPONSE_SCHEMA: ContextVar[dict[str, Any] | None] = ContextVar("modularrsi_response_schema", default=None)
+RESPONSE_SCHEMA: ContextVar[JSONSchema | None] = ContextVar("modularrsi_response_schema", default=None)
 
 
 @contextlib.contextmanager
-def response_schema(name: str, schema: dict[str, Any]) -> Iterator[None]:
+def response_schema(name: str, schema: JSONSchema) -> Iterator[None]:
     """Calls made inside this block ask for JSON matching ``schema`` (where the backend can)."""
     token = RESPONSE_SCHEMA.set({"name": name, "schema": schema})
     try:
@@ -38,7 +38,7 @@ def response_schema(name: str, schema: dict[str, Any]) -> Iterator[None]:
         RESPONSE_SCHEMA.reset(token)
 
 
-def json_schema_format(spec: dict[str, Any]) -> dict[str, Any]:
+def json_schema_format(spec: JSONSchema) -> WireBody:
     """The OpenAI ``response_format`` value for a :data:`RESPONSE_SCHEMA` entry."""
     return {"type": "json_schema", "json_schema": {"name": spec["name"], "schema": spec["schema"], "strict": True}}
 
@@ -86,7 +86,7 @@ def repair_message(problem: str, example: str) -> Message:
                            f"object and nothing else, shaped like: {example}", "parse_error_feedback")
 
 
-async def ask_json[T](model: ChatModel, messages: list[Message], name: str, schema: dict[str, Any],
+async def ask_json[T](model: ChatModel, messages: list[Message], name: str, schema: JSONSchema,
                    parse: Parser[T], example: str, repairs: int = 1) -> StructuredReply[T]:
     """One structured answer from ``model`` (see the module docstring); never raises a ModelError."""
     result: StructuredReply[T] = StructuredReply(None)

@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from modularrsi.util.errors import UserError
+from modularrsi.util.jsontypes import Unvalidated
 
 
 class UnreadableRun(UserError):
@@ -34,7 +35,7 @@ def read_json(path: Path) -> Any:
         raise UnreadableRun(f"{path}: not valid JSON ({exc})") from None
 
 
-def read_dict(path: Path) -> dict[str, Any]:
+def read_dict(path: Path) -> Unvalidated:
     """The JSON object in ``path``; {} when the file does not exist; UnreadableRun when it is something else."""
     data = read_json(path)
     if data is None:

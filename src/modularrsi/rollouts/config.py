@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from modularrsi.models.roles import ModelRoles, Role
 from modularrsi.models.settings import CALL_FIELDS, ModelSettings
 from modularrsi.tasks.trials import ENV_HELP, check_environment_name
+from modularrsi.util.jsontypes import Options
 from modularrsi.util.settings import load_settings
 
 
@@ -36,7 +37,7 @@ class TrialSettings(BaseModel):
     concurrency: int = Field(default=8, ge=1, description="Attempts running at once (in an evolution: over all "
                              "lanes).")
     env: str = Field(default="auto", description=ENV_HELP)
-    env_kwargs: dict[str, Any] = Field(default_factory=dict, description="Environment kwargs.")
+    env_kwargs: Options = Field(default_factory=dict, description="Environment kwargs.")
     seed: int = Field(default=0, description="Run seed; each attempt's seed derives from it (in an evolution also "
                       "sampling, editing and the gates': same seed, same run).")
     max_turns: int | None = Field(default=50, ge=1, description="Turn limit per attempt (None: none).")
@@ -81,7 +82,7 @@ class RunConfig(TrialSettings):
     agent: str = Field(default="modularrsi.harness:ModularAgent", description="Harbor agent import path.")
     attempts: dict[str, list[int]] | None = Field(default=None, description="Attempt indices to run per task "
                                                   "name (others: 0…k-1); e.g. a replay of chosen attempts.")
-    agent_kwargs: dict[str, Any] = Field(default_factory=dict, description="Further --ak options of the agent "
+    agent_kwargs: Options = Field(default_factory=dict, description="Further --ak options of the agent "
                                          "(not the model's call settings: those go in roles.agent).")
     cache: bool = Field(default=True, description="Cache model responses in the run directory.")
     replay_cache: Path | None = Field(default=None, description="Read-only response cache of the paired side's "
@@ -99,7 +100,7 @@ class RunConfig(TrialSettings):
 
     @field_validator("agent_kwargs")
     @classmethod
-    def _no_model_settings(cls, value: dict[str, Any]) -> dict[str, Any]:
+    def _no_model_settings(cls, value: Options) -> Options:
         for key in value:
             if key in CALL_FIELDS or key in ("model", "base_url"):
                 raise ValueError(f"agent_kwargs.{key} is a model setting: give it in roles.agent "
@@ -107,5 +108,5 @@ class RunConfig(TrialSettings):
         return value
 
     @classmethod
-    def load(cls, path: Path | None, overrides: dict[str, Any] | None = None) -> RunConfig:
+    def load(cls, path: Path | None, overrides: Options | None = None) -> RunConfig:
         return load_settings(cls, path, overrides)

@@ -6,12 +6,11 @@ Invariant: a task FAILS exactly when one of its checks has ``ok`` False; flags n
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from modularrsi.models.settings import ModelSettings
 from modularrsi.tasks.manifest import CheckRecord
+from modularrsi.util.jsontypes import Options
 
 
 class CheckConfig(BaseModel):
@@ -61,7 +60,7 @@ class CheckReport(BaseModel):
 
     task: str
     path: str
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    metadata: Options = Field(default_factory=dict)
     environment: Check
     evaluator: EvaluatorCheck | None = None
     non_triviality: TrivialityCheck | None = None

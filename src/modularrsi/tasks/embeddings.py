@@ -30,6 +30,7 @@ import numpy as np
 from scipy import sparse
 
 from modularrsi.util.errors import UserError
+from modularrsi.util.jsontypes import WireBody
 
 #: Default overlap thresholds (cosine), calibrated on tests/tasks/data/near_duplicates.jsonl (40 labelled pairs):
 #: lexical 0.3 -> precision 0.87, recall 0.65; minilm 0.7 -> precision 1.0, recall 0.7. Screening tasks/pool
@@ -196,7 +197,7 @@ class ApiEmbedder(Embedder):
         from modularrsi.models.litellm_backend import litellm_module, one_line
 
         key = self._key()
-        request: dict[str, Any] = {"model": self.model, "timeout": self.timeout_s, "num_retries": self.max_retries}
+        request: WireBody = {"model": self.model, "timeout": self.timeout_s, "num_retries": self.max_retries}
         request |= {k: v for k, v in (("api_base", self.api_base), ("api_key", key)) if v is not None}
         rows: list[list[float]] = []
         for start in range(0, len(texts), self.batch_size):

@@ -30,12 +30,12 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from modularrsi.util.errors import UserError
 from modularrsi.util.files import write_json
+from modularrsi.util.jsontypes import Options
 
 SCHEMA_VERSION = 1
 
@@ -165,7 +165,7 @@ def save_manifest(path: Path, manifest: PoolManifest) -> str:
     return manifest_hash(manifest)
 
 
-def entry_for(task_dir: Path, metadata: dict[str, Any]) -> TaskEntry:
+def entry_for(task_dir: Path, metadata: Options) -> TaskEntry:
     return TaskEntry(path=str(task_dir), category=str(metadata.get("category", "uncategorised")),
                      difficulty=str(metadata.get("difficulty", "unknown")),
                      domain=str(metadata.get("domain", "terminal")))

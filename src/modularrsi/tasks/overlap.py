@@ -16,7 +16,6 @@ import datetime as dt
 import json
 import tomllib
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, Field
@@ -25,6 +24,7 @@ from modularrsi.tasks.embeddings import Embedder
 from modularrsi.tasks.manifest import Exclusion, PoolManifest, entry_for, load_manifest, save_manifest
 from modularrsi.tasks.model import discover
 from modularrsi.util.errors import UserError
+from modularrsi.util.jsontypes import Options
 
 
 class Instance(BaseModel):
@@ -33,7 +33,7 @@ class Instance(BaseModel):
     id: str
     instruction: str
     source: str
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    metadata: Options = Field(default_factory=dict)
 
 
 class Neighbour(BaseModel):
@@ -84,7 +84,7 @@ def _instruction(task_dir: Path) -> str:
     return text
 
 
-def _metadata(task_dir: Path) -> dict[str, Any]:
+def _metadata(task_dir: Path) -> Options:
     path = task_dir / "task.toml"
     if not path.is_file():
         return {}

@@ -15,6 +15,7 @@ from harbor.models.trial.config import AgentConfig, EnvironmentConfig, TaskConfi
 from modularrsi.engines.build_log import summarise
 from modularrsi.util.errors import UserError
 from modularrsi.util.hostenv import check_host_env
+from modularrsi.util.jsontypes import Options
 
 ENV_HELP = ("auto (per task: local when its Dockerfile fits LocalSandbox, else podman or docker), local, podman, "
             "docker, any Harbor environment type, or module:Class.")
@@ -32,7 +33,7 @@ def check_environment_name(name: str) -> str:
     return name
 
 
-def environment_config(name: str, kwargs: dict[str, Any] | None = None) -> EnvironmentConfig:
+def environment_config(name: str, kwargs: Options | None = None) -> EnvironmentConfig:
     """``local`` (default), any Harbor environment type (``docker``, ``daytona``, ``modal``, ...),
     or a dotted ``module:Class`` path."""
     if name in ("podman", "docker"):
@@ -125,7 +126,7 @@ def engine_here() -> str | None:
 
 
 def resolve_environment(name: str, task_dir: Path,
-                        kwargs: dict[str, Any] | None = None) -> tuple[str, EnvironmentConfig]:
+                        kwargs: Options | None = None) -> tuple[str, EnvironmentConfig]:
     """The environment that runs ``task_dir``: ``name`` itself, or for ``auto`` the per-task choice. A task
     that reads host variables the user has not named is refused first (:mod:`modularrsi.util.hostenv`)."""
     check_host_env(task_dir)
@@ -249,7 +250,7 @@ def exception_text(kind: str, message: str) -> str:
 
 async def run_trial(task: Path | TaskConfig, agent: AgentConfig, trials_dir: Path,
                     environment: EnvironmentConfig | str, trial_name: str = "", timeout_multiplier: float = 1.0,
-                    env_kwargs: dict[str, Any] | None = None) -> TrialOutcome:
+                    env_kwargs: Options | None = None) -> TrialOutcome:
     """Run ``agent`` on ``task`` (a directory, or Harbor's task config) once through Harbor; never raises
     for a failed trial: one that cannot start is an invalid outcome without a ``result``. ``environment``
     is a config, or a name (``auto`` chooses per task) resolved here with ``env_kwargs``. Every trial

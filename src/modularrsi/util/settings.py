@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import yaml
 from pydantic import BaseModel, ValidationError
 
 from modularrsi.util.errors import UserError
+from modularrsi.util.jsontypes import Options, Unvalidated
 
 
-def load_settings[M: BaseModel](model: type[M], path: Path | None, overrides: dict[str, Any] | None = None) -> M:
+def load_settings[M: BaseModel](model: type[M], path: Path | None, overrides: Options | None = None) -> M:
     """``model`` from the mapping in ``path`` (none: defaults) updated with ``overrides``; a ValueError
     naming the file and the first bad field otherwise."""
-    data: dict[str, Any] = {}
+    data: Unvalidated = {}
     if path is not None:
         try:
             data = yaml.safe_load(Path(path).read_text()) or {}
