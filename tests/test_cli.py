@@ -6,7 +6,7 @@ from __future__ import annotations
 from typer.testing import CliRunner
 
 from modularrsi.cli import app
-from modularrsi.cli_common import PIPE_WIDTH, console, err, fit_output, spread
+from modularrsi.cli.common import PIPE_WIDTH, console, err, fit_output, spread
 
 runner = CliRunner()
 

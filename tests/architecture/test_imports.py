@@ -36,11 +36,8 @@ def module_name(path: Path) -> str:
 
 
 def package_of(module: str) -> str:
-    """The layer of a module: its first-level package; every ``cli`` module (``cli.py``, ``*/cli_*.py``)
-    is the command layer wherever it lives."""
+    """The layer of a module: its first-level package (``cli`` holds every command module)."""
     parts = module.split(".")
-    if parts[-1] == "cli" or parts[-1].startswith("cli_"):
-        return "cli"
     return parts[1] if len(parts) > 1 else "modularrsi"
 
 

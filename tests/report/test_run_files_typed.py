@@ -9,7 +9,7 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-from modularrsi.evolve.cli_evolve import lock_tasks
+from modularrsi.cli.evolve import lock_tasks
 from modularrsi.evolve.config import EvolveConfig
 from modularrsi.report.gather import read_config
 

@@ -13,7 +13,7 @@ import pytest
 import yaml
 from testutil import REPO
 
-from modularrsi.rollouts.cli_difficulty import default_manifest
+from modularrsi.cli.difficulty import default_manifest
 from modularrsi.rollouts.difficulty import (
     model_slug,
     parse_models,
@@ -25,7 +25,7 @@ from modularrsi.tasks.manifest import Exclusion, PoolManifest, TaskEntry, load_m
 
 SHIPPED = ["crm-contacts-dedup-by-email", "argparse-logq-cli"]
 EXCLUDED = "sqlite-monthly-category-revenue"
-RUNNER = ("import typer, sys; from modularrsi.rollouts.cli_difficulty import command; "
+RUNNER = ("import typer, sys; from modularrsi.cli.difficulty import command; "
           "from modularrsi.offline import apply_offline_defaults; apply_offline_defaults(); typer.run(command)")
 
 

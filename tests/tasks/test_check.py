@@ -13,7 +13,7 @@ from modularrsi.tasks.check import CheckConfig, check_judge, effective_steps, pa
 from modularrsi.tasks.check_judge import parse_judgement, prompt
 from modularrsi.tasks.manifest import PoolManifest, TaskEntry, load_manifest, save_manifest
 
-RUNNER = ("import typer, sys; from modularrsi.tasks.cli_check import command; "
+RUNNER = ("import typer, sys; from modularrsi.cli.check import command; "
           "from modularrsi.offline import apply_offline_defaults; apply_offline_defaults(); typer.run(command)")
 LONG = ("Create the file /app/done.txt containing the single word done, and then record that the job ran by "
         "writing the word ok into /app/stamp.txt; both files must end with a newline character.\n")

@@ -34,7 +34,7 @@ from modularrsi.tasks.overlap import load_pairs, load_pool, load_spec, pair_scor
 
 PAIRS = Path(__file__).parent / "data" / "near_duplicates.jsonl"
 KEY_ENV = "MODULARRSI_TEST_EMBED_KEY"
-RUNNER = ("import typer, sys; from modularrsi.tasks.cli_overlap import command; "
+RUNNER = ("import typer, sys; from modularrsi.cli.overlap import command; "
           "from modularrsi.offline import apply_offline_defaults; apply_offline_defaults(); typer.run(command)")
 
 #: Floors from the measurement above (lexical), and from all-MiniLM-L6-v2 measured outside the project venv.

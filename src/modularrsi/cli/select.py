@@ -10,7 +10,7 @@ import typer
 from pydantic import ValidationError
 from rich.table import Table
 
-from modularrsi.cli_common import console, fail
+from modularrsi.cli.common import console, fail
 from modularrsi.util.errors import UserError
 from modularrsi.util.settings import option_error
 

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from modularrsi.cli_common import console, err, fail
+from modularrsi.cli.common import console, err, fail
 from modularrsi.util.errors import EXIT_USER, UserError
 
 app = typer.Typer(no_args_is_help=True, help="A generation of your own: copy one to edit, then check and seal it.")

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from modularrsi.cli_common import (
+from modularrsi.cli.common import (
     ATTEMPTS,
     BUDGET,
     MODEL,
@@ -38,9 +38,11 @@ app.add_typer(tasks_app, name="tasks")
 
 
 def _register_task_commands() -> None:
-    """The pool-curation commands live beside their libraries (modularrsi.tasks.cli_*)."""
-    from modularrsi.rollouts import cli_difficulty  # measuring difficulty runs attempts: a rollouts job
-    from modularrsi.tasks import cli_check, cli_overlap, cli_select
+    """The pool-curation commands (each imported when its group is used: a command's help stays fast)."""
+    from modularrsi.cli import check as cli_check
+    from modularrsi.cli import difficulty as cli_difficulty
+    from modularrsi.cli import overlap as cli_overlap
+    from modularrsi.cli import select as cli_select
 
     tasks_app.command("check")(cli_check.command)
     tasks_app.command("validate")(cli_check.validate)
@@ -53,7 +55,7 @@ _register_task_commands()
 
 
 def _register_evolve_commands() -> None:
-    from modularrsi.evolve import cli_evolve
+    from modularrsi.cli import evolve as cli_evolve
 
     app.command("evolve", cls=settings_command("modularrsi.evolve.config:EvolveConfig"))(cli_evolve.evolve)
     app.command("eval", cls=settings_command("modularrsi.evolve.evaluate:EvalConfig"))(cli_evolve.eval_command)
@@ -63,7 +65,7 @@ _register_evolve_commands()
 
 
 def _register_report_commands() -> None:
-    from modularrsi.report import cli_report
+    from modularrsi.cli import report as cli_report
 
     app.command("report")(cli_report.report)
     app.command("runs")(cli_report.runs)
@@ -74,7 +76,7 @@ _register_report_commands()
 
 
 def _register_image_commands() -> None:
-    from modularrsi.engines import cli_images
+    from modularrsi.cli import images as cli_images
 
     app.add_typer(cli_images.app, name="images")
 
@@ -83,7 +85,7 @@ _register_image_commands()
 
 
 def _register_generation_commands() -> None:
-    from modularrsi import cli_generation  # not under harness/: importing that package loads Harbor (seconds)
+    from modularrsi.cli import generation as cli_generation  # imports no Harbor (it takes seconds)
 
     app.add_typer(cli_generation.app, name="generation")
 
@@ -190,7 +192,3 @@ def main() -> None:
     fit_output()
     logging.getLogger("harbor").setLevel(logging.WARNING)
     app()
-
-
-if __name__ == "__main__":
-    main()

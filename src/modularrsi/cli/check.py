@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from modularrsi.cli_common import console, fail, stamp
+from modularrsi.cli.common import console, fail, stamp
 from modularrsi.tasks.trials import ENV_HELP
 from modularrsi.util.errors import EXIT_FAILED, UserError
 

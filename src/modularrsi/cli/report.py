@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from modularrsi.cli_common import console, fail
+from modularrsi.cli.common import console, fail
 from modularrsi.util.errors import UserError
 
 

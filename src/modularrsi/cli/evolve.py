@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from modularrsi.cli_common import (
+from modularrsi.cli.common import (
     ATTEMPTS,
     BUDGET,
     MODEL,

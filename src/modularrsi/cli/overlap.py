@@ -15,7 +15,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from modularrsi.cli_common import console, fail, stamp
+from modularrsi.cli.common import console, fail, stamp
 from modularrsi.tasks.embeddings import BACKENDS, DEFAULT_THRESHOLDS, EmbeddingUnavailable, make_embedder
 from modularrsi.tasks.overlap import OverlapReport, build_report, load_pool, load_spec, screen, update_manifest
 from modularrsi.util.errors import UserError

@@ -10,7 +10,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from modularrsi.cli_common import console, fail
+from modularrsi.cli.common import console, fail
 from modularrsi.tasks.trials import ENV_HELP
 from modularrsi.util.errors import UserError
 from modularrsi.util.settings import option_error

@@ -1,0 +1,5 @@
+"""``python -m modularrsi.cli``: the ``modularrsi`` command."""
+
+from modularrsi.cli import main
+
+main()
