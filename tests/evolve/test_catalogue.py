@@ -19,7 +19,8 @@ from modularrsi.evolve.proposal import tree_hashes
 from modularrsi.evolve.sim_editor import BAD_KINDS, HACK_TARGETS, EditorError, SimEditor, choose_mechanism
 from modularrsi.harness import BASELINE
 from modularrsi.harness.library import GenerationError, load_function, load_generation, write_generation
-from modularrsi.harness.protocols import MODULES, Action, Ctx, LoopState, Reply, TurnRecord
+from modularrsi.harness.probe import Probe, probe
+from modularrsi.harness.protocols import MODULES, Action, Reply, TurnRecord
 from modularrsi.models.sim.reading import load_task
 
 ENTRIES = list(CATALOGUE.values())
@@ -32,12 +33,12 @@ def loaded(tmp_path: Path, name: str):
     path = tmp_path / entry.module / f"{name}.py"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(source(name))
-    return load_function(path, f"t_{name}")
+    return load_function(path)
 
 
-def ctx_for(fn, turns=(), instruction="Do the task.") -> Ctx:
-    state = LoopState(instruction=instruction, turns=list(turns))
-    return Ctx(state=state, terminal=None, model=None, params=dict(fn.parameters), memo={}, history=[])
+def call(fn, name: str, *args, turns=(), instruction="Do the task."):
+    """``fn``'s callable ``name`` run as the kernel runs it (in the confined runtime) on this loop state."""
+    return probe(fn, name, *args, turns=list(turns), instruction=instruction)
 
 
 def turn(i: int, keys: str) -> TurnRecord:
@@ -135,13 +136,14 @@ def test_misdirected_or_repeated_proposals_are_refused(tmp_path):
 
 
 # --------------------------------------------------------------- what the sim world reacts to
-def test_evidence_check_asks_for_verification_at_most_max_asks_times(tmp_path):
+async def test_evidence_check_asks_for_verification_at_most_max_asks_times(tmp_path):
     fn = loaded(tmp_path, "evidence_check")
-    ctx = ctx_for(fn, [turn(1, "python3 make.py\n")])
-    asks = [fn.call("check")(Reply(raw="", task_complete=True), "$ ", ctx) for _ in range(4)]
+    async with Probe(fn, turns=[turn(1, "python3 make.py\n")]) as episode:
+        asks = [await episode.call("check", Reply(raw="", task_complete=True), "$ ") for _ in range(4)]
     assert all(asks[:2]) and asks[2:] == [None, None] and len(asks[0].encode()) < 2048
-    verified = ctx_for(fn, [turn(1, "python3 make.py\n"), turn(2, "cat out/report.csv | head\n")])
-    assert fn.call("check")(Reply(raw="", task_complete=True), "$ ", verified) is None
+    verified = [turn(1, "python3 make.py\n"), turn(2, "cat out/report.csv | head\n")]
+    async with Probe(fn, turns=verified) as episode:
+        assert await episode.call("check", Reply(raw="", task_complete=True), "$ ") is None
 
 
 def test_which_completion_checks_remind_the_sim_of_a_skipped_requirement(tmp_path):
@@ -152,75 +154,72 @@ def test_which_completion_checks_remind_the_sim_of_a_skipped_requirement(tmp_pat
     for name in ("requirements_recap", "outputs_checklist", "evidence_check"):
         fn = loaded(tmp_path, name)
         claim = Reply(raw="", task_complete=True)
-        said[name] = fn.call("check")(claim, "$ ", ctx_for(fn, instruction=task.instruction))
+        said[name] = call(fn, "check", claim, "$ ", instruction=task.instruction)
     assert {n: task.reminded(task.easy, text) for n, text in said.items()} == {
         "requirements_recap": True, "outputs_checklist": True, "evidence_check": False}
 
 
-def test_agent_loop_interventions_say_what_the_sim_reads(tmp_path):
+async def test_agent_loop_interventions_say_what_the_sim_reads(tmp_path):
     task = load_task(TASK_DIR)
-    fn = loaded(tmp_path, "task_reminder")
-    ctx = ctx_for(fn, instruction=task.instruction)
     notes = []
-    for n in range(12):
-        ctx.state.turn = n
-        notes.append(fn.call("intervene")(ctx))
+    async with Probe(loaded(tmp_path, "task_reminder"), instruction=task.instruction) as episode:
+        for n in range(12):
+            episode.state.turn = n
+            notes.append(await episode.call("intervene"))
     assert [n for n, note in enumerate(notes) if note] == [4, 8] and task.restates_task(notes[4])
-    counter = loaded(tmp_path, "turn_counter")
-    ctx = ctx_for(counter, instruction=task.instruction)
-    ctx.state.turn = 3
-    assert not task.restates_task(counter.call("intervene")(ctx))
+    async with Probe(loaded(tmp_path, "turn_counter"), instruction=task.instruction) as episode:
+        episode.state.turn = 3
+        assert not task.restates_task(await episode.call("intervene"))
 
 
 def test_loop_guard_warns_on_repeated_batches_only(tmp_path):
     fn = loaded(tmp_path, "loop_guard")
     batches = ["make\n", "ls -la\n", "", "ls -la\n", "ls -la\n"]  # a blank wait in between is ignored
-    looping = ctx_for(fn, [turn(i, keys) for i, keys in enumerate(batches)])
-    warning = fn.call("intervene")(looping)
+    warning = call(fn, "intervene", turns=[turn(i, keys) for i, keys in enumerate(batches)])
     assert warning and ("$ ls -la\n" + warning).count("ls -la") >= 2  # names the command beyond the echo
-    assert fn.call("intervene")(ctx_for(fn, [turn(1, "ls -la\n"), turn(2, "make\n"), turn(3, "ls -la\n")])) is None
+    assert call(fn, "intervene", turns=[turn(1, "ls -la\n"), turn(2, "make\n"), turn(3, "ls -la\n")]) is None
 
 
 def test_observation_filters_shorten_long_output_or_leave_it(tmp_path):
     long = "\n".join(f"/usr/share/doc/pkg{i}/README" for i in range(400)) + "\nDONE\n$ "
-    sizes = {name: len(loaded(tmp_path, name).call("shape")(long, ctx_for(loaded(tmp_path, name))).encode())
+    sizes = {name: len(call(loaded(tmp_path, name), "shape", long).encode())
              for name in ("trim_listing", "tail_window", "strip_ansi")}
     assert sizes["trim_listing"] < 2048 and sizes["tail_window"] <= 2100 and sizes["strip_ansi"] == len(long)
     coloured = "\x1b[31mred\x1b[0m\nbar 10%\rbar 100%\n"
     fn = loaded(tmp_path, "strip_ansi")
-    assert fn.call("shape")(coloured, ctx_for(fn)) == "red\nbar 100%\n"
+    assert call(fn, "shape", coloured) == "red\nbar 100%\n"
 
 
 def test_quoted_feedback_shows_the_reply_back(tmp_path):
     fn = loaded(tmp_path, "quoted_feedback")
     cut = '{"analysis": "a", "plan": "p", "commands": [{"keystrokes": "ls\\n", "duration": 0.1}], '
-    reply = fn.call("parse")(cut, ctx_for(fn))
-    assert reply.error and cut[:40] in fn.call("parse_error_feedback")(reply, ctx_for(fn))
+    reply = call(fn, "parse", cut)
+    assert reply.error and cut[:40] in call(fn, "parse_error_feedback", reply)
 
 
 def test_trim_listing_collapses_long_output_and_keeps_errors(tmp_path):
     fn = loaded(tmp_path, "trim_listing")
     lines = [f"/usr/share/doc/pkg{i}/README" for i in range(400)]
     lines[200] = "find: '/usr/share/doc/x': Permission denied"
-    out = fn.call("shape")("\n".join(lines + ["DONE-MARKER", "$ "]) + "\n" * 20, ctx_for(fn))
+    out = call(fn, "shape", "\n".join(lines + ["DONE-MARKER", "$ "]) + "\n" * 20)
     kept = out.splitlines()
     assert len(kept) <= 42 and "Permission denied" in out and kept[-2:] == ["DONE-MARKER", "$ "]
     assert "lines omitted" in out and len(out.encode()) < 2048
     short = "a\nb\n"
-    assert fn.call("shape")(short, ctx_for(fn)) == short
+    assert call(fn, "shape", short) == short
 
 
 def test_json_repair_recovers_only_replies_cut_after_their_commands(tmp_path):
     fn = loaded(tmp_path, "terminus_json_repair")
     full = json.dumps({"analysis": "a", "plan": "p", "commands": [{"keystrokes": "ls\n", "duration": 0.1}],
                        "task_complete": True})
-    repaired = fn.call("parse")(full[:-4], ctx_for(fn))
+    repaired = call(fn, "parse", full[:-4])
     assert repaired.error is None and repaired.actions == (Action("ls\n", 0.1),) and repaired.task_complete
     assert "AUTO-REPAIRED" in repaired.warning
-    inside = fn.call("parse")(full[: full.index("ls") + 1], ctx_for(fn))
+    inside = call(fn, "parse", full[: full.index("ls") + 1])
     assert inside.error and not inside.actions
-    assert fn.call("parse")(full[:40], ctx_for(fn)).error  # how sim truncates: before any command
-    commas = fn.call("parse")('{"analysis": "a", "plan": "p", "commands": [{"keystrokes": "ls\\n",},],}', ctx_for(fn))
+    assert call(fn, "parse", full[:40]).error  # how sim truncates: before any command
+    commas = call(fn, "parse", '{"analysis": "a", "plan": "p", "commands": [{"keystrokes": "ls\\n",},],}')
     assert commas.error is None and commas.actions[0].keystrokes == "ls\n"
 
 
@@ -230,15 +229,15 @@ def test_json_repair_escapes_raw_line_breaks_and_keeps_invalid_escapes_literally
     reply = ('{"analysis": "line one\nline two", "plan": "p", "commands": [{"keystrokes": '
              '"find . -name \'*.tmp\' -exec rm {} \\;\\n", "duration": 0.1}], "task_complete": false}')
     assert TerminusJSONPlainParser().parse_response(reply).error  # Terminus-2 refuses it
-    repaired = fn.call("parse")(reply, ctx_for(fn))
+    repaired = call(fn, "parse", reply)
     assert repaired.error is None and repaired.analysis == "line one\nline two"
     assert repaired.actions == (Action("find . -name '*.tmp' -exec rm {} \\;\n", 0.1),)
     assert "escaped line breaks" in repaired.warning and "literal backslashes" in repaired.warning
     valid = json.dumps({"analysis": "a", "plan": "p", "commands": [{"keystrokes": "echo a\\\\b\n", "duration": 0.1}]})
-    same = fn.call("parse")(valid, ctx_for(fn))
+    same = call(fn, "parse", valid)
     assert same.warning is None and same.actions[0].keystrokes == "echo a\\\\b\n"  # valid escapes untouched
     nested = '{"analysis": "a", "plan": "run "ls" first", "commands": []}'
-    assert fn.call("parse")(nested, ctx_for(fn)).error  # an unescaped quote is not guessed at
+    assert call(fn, "parse", nested).error  # an unescaped quote is not guessed at
 
 
 TOGETHER = ("evidence_check", "requirements_recap", "loop_guard", "task_reminder", "trim_listing",

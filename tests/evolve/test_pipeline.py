@@ -29,6 +29,7 @@ from modularrsi.harness.library import load_generation, read_sources, write_gene
 from modularrsi.rollouts.config import RunConfig
 
 POOL = REPO / "tasks" / "pool"
+RECORDED = Path(__file__).parent / "data" / "small-evolution.json"
 HELDOUT = REPO / "tasks" / "heldout"
 SMALL = {
     "tasks": [str(POOL / t) for t in SAMPLED_TASKS],
@@ -136,6 +137,17 @@ def test_rejected_changes_leave_their_parent_byte_identical_and_no_staging_copy(
     for lane_dir in evolved.glob("lanes/*"):
         for gen in lane_dir.glob("gen_*"):
             load_generation(gen)  # every generation of every lane still loads with its sealed hashes
+
+
+def test_the_small_evolution_decides_as_recorded(evolved):
+    """Every decision of the small evolution (outcomes, the history with each gate's verdict, the frozen
+    library, buckets, findings, the evaluation) is the recorded one, so a change meant to keep behaviour
+    shows here when it does not. After a change meant to alter decisions, record them again with
+    ``MODULARRSI_RECORD=1 pytest tests/evolve/test_pipeline.py -k decides_as_recorded`` and say why."""
+    state = json.loads(json.dumps(final_state(evolved)))
+    if os.environ.get("MODULARRSI_RECORD"):
+        RECORDED.write_text(json.dumps(state, indent=1, sort_keys=True) + "\n")
+    assert state == json.loads(RECORDED.read_text())
 
 
 def test_resume_after_kill_at_five_points_ends_in_the_uninterrupted_state(evolved, tmp_path):

@@ -10,7 +10,6 @@ import hashlib
 import json
 import re
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 import yaml
@@ -25,6 +24,7 @@ from modularrsi.harness import BASELINE
 from modularrsi.harness.checks import declarations
 from modularrsi.harness.generation_tools import SIGNATURES, signature_problems
 from modularrsi.harness.library import GenerationError, load_generation
+from modularrsi.harness.probe import probe
 from modularrsi.harness.protocols import CONTRACTS
 
 PAGE = REPO / "docs" / "your-generation.md"
@@ -71,9 +71,8 @@ def test_the_page_walkthrough_new_write_activate_check_run_and_evolve(tmp_path, 
     entry = gen.manifest.entries()["observation/collapse_repeats"]
     assert entry.sha256 == hashlib.sha256(fn.read_bytes()).hexdigest() and gen.id != gen0.id
     assert gen.manifest.parents == [gen0.id] and f"sealed as {gen.id}" in check.stdout
-    ctx = SimpleNamespace(params=gen.functions["observation/collapse_repeats"].parameters)
-    shape = gen.functions["observation/collapse_repeats"].call("shape")
-    assert shape("start\n" + "50%\n" * 10 + "\n\n\ndone", ctx) == \
+    shaped = probe(gen.functions["observation/collapse_repeats"], "shape", "start\n" + "50%\n" * 10 + "\n\n\ndone")
+    assert shaped == \
         "start\n50%\n50%\n50%\n[... the line above repeated 7 more times ...]\n\n\n\ndone"
     sealed = Path("my-gen/manifest.json").read_bytes()
     again = cli("generation", "check", "my-gen")

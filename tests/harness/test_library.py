@@ -11,6 +11,8 @@ import pytest
 
 from modularrsi.harness import BASELINE, composer
 from modularrsi.harness.library import GenerationError, load_generation, read_sources, write_generation
+from modularrsi.harness.probe import Probe, probe
+from modularrsi.harness.session import FunctionError
 from modularrsi.models.scripted import ScriptedModel
 
 
@@ -81,8 +83,8 @@ def test_loading_runs_no_function_code_and_import_failures_surface_on_first_use(
     gen = copy_baseline(tmp_path)
     rewrite(gen, "observation/limit_output.py", OBS.read_text() + "\nraise RuntimeError('boom at import')\n")
     fn = load_generation(gen).functions["observation/limit_output"]  # validated from the syntax tree alone
-    with pytest.raises(GenerationError, match="limit_output.py: fails on import: RuntimeError: boom at import"):
-        fn.call("shape")
+    with pytest.raises(FunctionError, match="RuntimeError: boom at import"):
+        probe(fn, "shape", "output")
 
 
 def test_edited_file_without_new_manifest_is_refused(tmp_path):
@@ -94,11 +96,18 @@ def test_edited_file_without_new_manifest_is_refused(tmp_path):
 
 def test_loading_again_reuses_the_check_but_never_module_state(tmp_path):
     gen = copy_baseline(tmp_path)
-    path = rewrite(gen, "observation/limit_output.py", OBS.read_text() + "\nSEEN = []\n")
+    counting = OBS.read_text() + "\nSEEN = []\n\n\ndef shape(output, ctx):\n    SEEN.append(1)\n" \
+                                 "    return str(len(SEEN))\n"
+    path = rewrite(gen, "observation/limit_output.py", counting)
     first = load_generation(gen).functions["observation/limit_output"]
-    first.code.SEEN.append("trial 1")
+
+    async def twice(fn) -> list[str]:
+        async with Probe(fn) as p:
+            return [await p.call("shape", "a"), await p.call("shape", "b")]
+
+    assert asyncio.run(twice(first)) == ["1", "2"]  # module state lasts an episode...
     second = load_generation(gen).functions["observation/limit_output"]
-    assert second.code is not first.code and second.code.SEEN == []
+    assert asyncio.run(twice(second)) == ["1", "2"]  # ...and never reaches the next
     assert second.sha256 == first.sha256
 
     # A changed file is checked again (the cache is keyed by content), even with a re-sealed manifest.

@@ -15,14 +15,11 @@ generation with :class:`GenerationError` naming the file and the problem.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import CodeType, ModuleType
-from typing import Any
 
-from modularrsi.harness.checks import Declarations, GenerationError, check_source, declarations
+from modularrsi.harness.checks import Declarations, GenerationError, SourceRefused, check_source, declarations
 from modularrsi.harness.manifest import FILE as MANIFEST
 from modularrsi.harness.manifest import GenerationManifest, generation_id, write_files
 from modularrsi.harness.protocols import CONTRACTS, CORE_SLOTS, MODULES
@@ -37,8 +34,8 @@ __all__ = ["BASELINE", "Function", "Generation", "GenerationError", "GenerationM
 
 @dataclass
 class Function:
-    """One checked function file. Loading it executes none of its code: ``source`` is what a
-    runtime executes; :meth:`call` runs it in this process (tests and the unsafe in-process mode)."""
+    """One checked function file. Loading it executes none of its code: ``source`` is what the
+    confined runtime executes (:mod:`modularrsi.harness.probe` calls one function there)."""
 
     name: str
     module: str
@@ -48,24 +45,7 @@ class Function:
     path: Path
     sha256: str
     source: str  # what the function runtime executes (the checked text, not re-read from disk)
-    compiled: CodeType | None = field(default=None, repr=False)
-    unique: str = ""
     parents: list[str] = field(default_factory=list)
-    _module: ModuleType | None = field(default=None, repr=False)
-
-    @property
-    def code(self) -> ModuleType:
-        """The file executed into a fresh module object (once per Function) in *this* process — for
-        tests and tools only, never for an episode: the kernel runs functions in the confined runtime
-        (:mod:`modularrsi.harness.runtime`)."""
-        if self._module is None:
-            assert self.compiled is not None, f"{self.path}: no compiled code"
-            self._module = _import_file(self.path, self.unique or f"_mrsi_fn_{id(self):x}", self.compiled)
-        return self._module
-
-    def call(self, attr: str) -> Any:
-        """The callable ``attr`` of :attr:`code` (tests and tools only, see there)."""
-        return getattr(self.code, attr)
 
 
 @dataclass
@@ -86,15 +66,14 @@ class Generation:
 
 @dataclass(frozen=True)
 class _Checked:
-    """A function file that parsed and passed :func:`check_source`: its declarations, compiled."""
+    """A function file that parsed, passed :func:`check_source` and compiles: its declarations."""
 
     sha256: str
     source: str
-    code: CodeType
     declared: Declarations
 
 
-#: Function files already checked and compiled in this process, by (path, content hash): a trial
+#: Function files already checked in this process, by (path, content hash): a trial
 #: loads its generation afresh, and an evolution runs the same generation hundreds of times.
 _CHECKED: dict[tuple[str, str], _Checked] = {}
 
@@ -107,21 +86,13 @@ def _checked(path: Path) -> _Checked:
     hit = _CHECKED.get(key)
     if hit is None:
         tree = check_source(path, source)
-        hit = _Checked(sha, source, compile(tree, str(path), "exec"), declarations(path, tree))
+        try:
+            compile(tree, str(path), "exec")  # what parses may still not compile ('return' outside a function)
+        except SyntaxError as exc:
+            raise SourceRefused(f"{path}:{exc.lineno}: {exc.msg}") from None
+        hit = _Checked(sha, source, declarations(path, tree))
         _CHECKED[key] = hit
     return hit
-
-
-def _import_file(path: Path, unique: str, code: CodeType) -> ModuleType:
-    """A fresh module object running ``code``: functions never share module state across loads."""
-    spec = importlib.util.spec_from_file_location(unique, path)
-    assert spec
-    module = importlib.util.module_from_spec(spec)
-    try:
-        exec(code, module.__dict__)  # noqa: S102 - the file passed check_source
-    except Exception as exc:  # noqa: BLE001 - any import-time failure refuses the function
-        raise GenerationError(f"{path}: fails on import: {type(exc).__name__}: {exc}") from None
-    return module
 
 
 def check_contract(path: Path, module_dir: str, declared: Declarations) -> tuple[str, str, str, Options]:
@@ -152,14 +123,13 @@ def check_contract(path: Path, module_dir: str, declared: Declarations) -> tuple
     return module, role, description.strip(), dict(values["PARAMETERS"])
 
 
-def load_function(path: Path, unique_prefix: str) -> Function:
+def load_function(path: Path) -> Function:
     checked = _checked(path)
     module_dir = path.parent.name
     if module_dir not in MODULES:
         raise GenerationError(f"{path}: modules/{module_dir}/ is not one of {', '.join(MODULES)}")
     module, role, description, params = check_contract(path, module_dir, checked.declared)
-    return Function(path.stem, module, role, description, params, path, checked.sha256, checked.source,
-                    checked.code, f"{unique_prefix}.{module_dir}.{path.stem}")
+    return Function(path.stem, module, role, description, params, path, checked.sha256, checked.source)
 
 
 def load_generation(path: Path) -> Generation:
@@ -172,9 +142,8 @@ def load_generation(path: Path) -> Generation:
     except ValueError as exc:
         raise GenerationError(str(exc)) from None
     functions: dict[str, Function] = {}
-    prefix = f"_mrsi_gen_{hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:10]}"
     for file in sorted((path / "modules").glob("*/*.py")):
-        fn = load_function(file, prefix)
+        fn = load_function(file)
         functions[f"{fn.module}/{fn.name}"] = fn
     entries = manifest.entries()
     for key, fn in functions.items():
