@@ -37,11 +37,11 @@ from pathlib import Path
 
 import yaml
 
-from modularrsi.evolve.catalogue import CATALOGUE
 from modularrsi.evolve.seeds import derived_seed
-from modularrsi.evolve.sim_editor import SimEditor
 from modularrsi.harness import BASELINE
-from modularrsi.models.sim import SimWorld
+from modularrsi.offline.catalogue import CATALOGUE
+from modularrsi.offline.sim import SimWorld
+from modularrsi.offline.sim_editor import SimEditor
 
 REPO = Path(__file__).resolve().parents[1]
 METHODS = {"lanes": [], "joint": ["--joint"], "monolithic": ["--monolithic"], "no-contrast": ["--no-contrast"]}

@@ -20,9 +20,9 @@ from pathlib import Path
 from episode import EPISODE, WAIT_S, make_task, responder
 from harbor.models.trial.config import AgentConfig
 
-from modularrsi.models.fake_server import FakeOpenAIServer
-from modularrsi.offline import apply_offline_defaults
+from modularrsi.offline.fake_server import FakeOpenAIServer
 from modularrsi.tasks.trials import environment_config, run_trial
+from modularrsi.util.outbound import apply_offline_defaults
 
 
 def agent_config(label: str, url: str) -> AgentConfig:

@@ -1,6 +1,6 @@
 """Does a model respond to each catalogue mechanism? gen_0 vs gen_0 + one mechanism, paired seeds.
 
-For every mechanism of ``modularrsi.evolve.catalogue`` (right, inert and harmful alike; never a deliberately
+For every mechanism of ``modularrsi.offline.catalogue`` (right, inert and harmful alike; never a deliberately
 bad patch) this builds gen_0 + that mechanism with the
 sim editor, runs ``modularrsi run --tasks POOL -k K --seed S --generation DIR`` (model ``sim``), and
 prints Acc / Pass@k / Pass^k / mean steps per variant with the deltas against gen_0 run with the same
@@ -40,11 +40,11 @@ from pathlib import Path
 
 import yaml
 
-from modularrsi.evolve.catalogue import CATALOGUE
 from modularrsi.evolve.gates.stats import task_sign_test_p
-from modularrsi.evolve.sim_editor import SimEditor
 from modularrsi.harness import BASELINE
 from modularrsi.models.settings import is_sim
+from modularrsi.offline.catalogue import CATALOGUE
+from modularrsi.offline.sim_editor import SimEditor
 from modularrsi.util.files import write_text
 
 REPO = Path(__file__).resolve().parents[1]

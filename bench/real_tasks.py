@@ -41,9 +41,9 @@ from harbor.models.trial.config import AgentConfig
 from modularrsi.engines.engine import ENGINES, Engine
 from modularrsi.engines.images import from_images
 from modularrsi.engines.refs import parse_ref
-from modularrsi.offline import apply_offline_defaults
 from modularrsi.tasks.model import TaskError, discover, load_task
 from modularrsi.tasks.trials import EnvironmentUnavailable, auto_choice, environment_name, run_trial
+from modularrsi.util.outbound import apply_offline_defaults
 
 #: Docker's official images that are built on Debian (unless their tag names another distribution).
 DEBIAN_BASED = {"debian", "python", "golang", "gcc", "node", "rust", "buildpack-deps", "perl", "ruby", "php",

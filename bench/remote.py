@@ -49,10 +49,10 @@ from harbor.models.trial.result import TrialResult
 from probe import Probe, Reading, bottleneck
 from remote_env import RemoteStandIn
 
-from modularrsi.offline import apply_offline_defaults
 from modularrsi.rollouts.config import RunConfig
 from modularrsi.rollouts.run import execute
 from modularrsi.util.files import write_json
+from modularrsi.util.outbound import apply_offline_defaults
 
 HARNESS, FLOOR = "harness", "floor"
 
@@ -63,7 +63,7 @@ def model_server(latency: float):
     default of 5 drops connections when hundreds of attempts open theirs at once); yields (URL, pid)."""
     code = ("import sys, time; sys.path.insert(0, sys.argv[2]); from episode import responder; "
             "from http.server import ThreadingHTTPServer; ThreadingHTTPServer.request_queue_size = 4096; "
-            "from modularrsi.models.fake_server import FakeOpenAIServer; "
+            "from modularrsi.offline.fake_server import FakeOpenAIServer; "
             "s = FakeOpenAIServer(responder=responder(float(sys.argv[1]))); s.start(); "
             "print(s.base_url, flush=True); time.sleep(10**6)")
     proc = subprocess.Popen([sys.executable, "-c", code, str(latency), str(Path(__file__).parent)],

@@ -1,6 +1,6 @@
 """How long `modularrsi report` takes on an evolution run of realistic size.
 
-Builds a synthetic run directory (modularrsi.report.synthetic: 100 evolution tasks, 3 epochs, 5 lanes,
+Builds a synthetic run directory (modularrsi.offline.synthetic: 100 evolution tasks, 3 epochs, 5 lanes,
 k=3, ~30 proposals with diffs, a finding per task, lane and epoch, buckets, eval on 100 held-out
 tasks, ATIF trajectories for every attempt), then times, in this process:
 
@@ -24,13 +24,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from modularrsi.offline import apply_offline_defaults
+from modularrsi.util.outbound import apply_offline_defaults
 
 apply_offline_defaults()
 
 from modularrsi.harness.protocols import MODULES  # noqa: E402
+from modularrsi.offline.synthetic import make_run  # noqa: E402
 from modularrsi.report.render import write_report  # noqa: E402
-from modularrsi.report.synthetic import make_run  # noqa: E402
 
 
 def load_all(run_dir: Path) -> int:

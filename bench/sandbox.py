@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"
 from sandbox_helpers import make_sandbox  # noqa: E402
 from testutil import write_task  # noqa: E402
 
-from modularrsi.offline import apply_offline_defaults  # noqa: E402
 from modularrsi.sandbox.host import host_root_entries  # noqa: E402
+from modularrsi.util.outbound import apply_offline_defaults  # noqa: E402
 
 
 async def timed(n: int, run) -> list[float]:

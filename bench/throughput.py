@@ -29,8 +29,8 @@ from pathlib import Path
 from episode import EPISODE, WAIT_S, make_task
 from harbor.models.trial.config import AgentConfig
 
-from modularrsi.offline import apply_offline_defaults
 from modularrsi.tasks.trials import environment_config, run_trial
+from modularrsi.util.outbound import apply_offline_defaults
 
 
 def harness_agent(url: str) -> AgentConfig:
@@ -62,7 +62,7 @@ def model_server(latency: float):
     """The scripted model in its own process, as a real endpoint would be (no GIL shared with the
     orchestrator); yields its base URL."""
     code = ("import sys, time; sys.path.insert(0, sys.argv[2]); from episode import responder; "
-            "from modularrsi.models.fake_server import FakeOpenAIServer; "
+            "from modularrsi.offline.fake_server import FakeOpenAIServer; "
             "s = FakeOpenAIServer(responder=responder(float(sys.argv[1]))); s.start(); "
             "print(s.base_url, flush=True); time.sleep(10**6)")
     proc = subprocess.Popen([sys.executable, "-c", code, str(latency), str(Path(__file__).parent)],

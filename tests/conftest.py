@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from modularrsi.offline import apply_offline_defaults
+from modularrsi.util.outbound import apply_offline_defaults
 
 apply_offline_defaults()
 sys.path.insert(0, str(Path(__file__).parent / "support"))

@@ -121,7 +121,7 @@ def test_a_model_that_cannot_answer_is_refused_before_the_first_trial(tmp_path):
 
 
 def test_a_run_whose_attempts_are_all_invalid_lists_them_and_exits_non_zero(tmp_path):
-    from modularrsi.models.fake_server import FakeOpenAIServer
+    from modularrsi.offline.fake_server import FakeOpenAIServer
     from modularrsi.rollouts.results import RunResults
 
     with FakeOpenAIServer(responder=lambda request: {"status": 400, "message": "model not found"}) as server:

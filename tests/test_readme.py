@@ -131,7 +131,7 @@ def local_server_block() -> tuple[dict[str, str], list[str]]:
 
 def test_the_local_server_quickstart_runs_as_written(tmp_path):
     """The README's check of a local server, with the config's api_base pointed at the fake server."""
-    from modularrsi.models.fake_server import FakeOpenAIServer
+    from modularrsi.offline.fake_server import FakeOpenAIServer
     from modularrsi.rollouts.config import RunConfig
 
     exports, words = local_server_block()
@@ -161,7 +161,7 @@ def test_the_api_model_quickstart_runs_against_the_fake_server(tmp_path):
     """The README's first command — `modularrsi evolve --config configs/api-model.yaml` with the exported key —
     with every role's endpoint pointed at the fake server and the sizes cut to one task each (the shipped sizes
     are hours): the evolution completes, every role is called with its own model and the exported key."""
-    from modularrsi.models.fake_server import FakeOpenAIServer
+    from modularrsi.offline.fake_server import FakeOpenAIServer
 
     block = next(body for _, body in FENCE.findall(README.read_text()) if "configs/api-model.yaml" in body)
     words = next(shlex.split(line) for line in block.splitlines() if line.startswith("modularrsi evolve"))

@@ -28,12 +28,12 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 
 from modularrsi.evolve.aggregate import Aggregation
-from modularrsi.evolve.catalogue import CATALOGUE
 from modularrsi.evolve.evaluate import EvalResult
 from modularrsi.evolve.history import Change, History
 from modularrsi.evolve.layout import LaneLayout, RunLayout
 from modularrsi.evolve.runfiles import read_model
 from modularrsi.models.budget import BudgetFile
+from modularrsi.offline.catalogue import CATALOGUE
 from modularrsi.rollouts.runner import read_finished
 from modularrsi.util.files import write_text
 

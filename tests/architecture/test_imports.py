@@ -1,9 +1,10 @@
 """The import arrows of ``src/modularrsi`` point one way (docs/layout.md):
 ``cli → evolve → rollouts → harness → models``; ``tasks`` sits on ``models``, ``sandbox`` and
 ``engines`` only, and ``sandbox`` and ``engines`` on nothing; ``report`` reads the run files through
-evolve's and rollouts' models; ``util`` and ``offline`` are the floor everyone may stand on. Every
-import counts, a lazy one inside a function too, and no two modules import each other, directly or
-round a circle."""
+evolve's and rollouts' models; ``util`` is the floor everyone may stand on; ``offline`` (the simulated
+world, fakes and stand-ins) is a wing that no other package imports: the production path reaches it
+only by name (``util/wing.py``). Every import counts, a lazy one inside a function too, and no two
+modules import each other, directly or round a circle."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from collections import defaultdict
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "modularrsi"
-FLOOR = {"modularrsi", "util", "offline"}
+FLOOR = {"modularrsi", "util"}
 #: package → the packages it may import (besides the floor and itself)
 ALLOWED = {
     "cli": {"evolve", "rollouts", "report", "tasks", "harness", "models", "sandbox", "engines"},
@@ -25,7 +26,7 @@ ALLOWED = {
     "sandbox": set(),
     "engines": set(),
     "util": set(),
-    "offline": set(),
+    "offline": {"report", "evolve", "rollouts", "harness", "models", "tasks"},  # a wing: nothing imports it
     "modularrsi": set(),
 }
 
@@ -112,3 +113,9 @@ def test_no_package_reaches_into_another_packages_private_names():
                 if private and package_of(node.module) != package_of(name):
                     reaches.append(f"{name}: from {node.module} import {', '.join(private)}")
     assert not reaches, "\n".join(reaches)
+
+
+def test_the_offline_world_is_reached_only_by_name():
+    reached = sorted(f"{src} → {dst}" for src, targets in imports().items() for dst in targets
+                     if package_of(dst) == "offline" and package_of(src) != "offline")
+    assert not reached, "\n".join(reached)

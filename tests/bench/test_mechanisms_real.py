@@ -10,7 +10,7 @@ import sys
 
 from testutil import REPO
 
-from modularrsi.models.fake_server import FakeOpenAIServer
+from modularrsi.offline.fake_server import FakeOpenAIServer
 
 TASK = REPO / "tasks" / "small" / "pool" / "package-release-tag"
 

@@ -32,7 +32,7 @@ def test_the_arms_share_the_measured_agent_and_differ_only_in_the_editor():
 
 
 def test_the_catalogue_arm_runs_end_to_end_against_the_fake_server(tmp_path):
-    from modularrsi.models.fake_server import FakeOpenAIServer
+    from modularrsi.offline.fake_server import FakeOpenAIServer
 
     settings = yaml.safe_load((TIER / "evolve-catalogue.yaml").read_text())
 

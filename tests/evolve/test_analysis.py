@@ -14,7 +14,7 @@ from modularrsi.evolve.analysis_llm import extract_object
 from modularrsi.evolve.findings import AttemptEvidence, Finding, TaskEvidence
 from modularrsi.evolve.signals import Signals
 from modularrsi.models.base import BudgetExceeded, Completion
-from modularrsi.models.scripted import ScriptedModel
+from modularrsi.offline.scripted import ScriptedModel
 from modularrsi.rollouts.config import RunConfig
 from modularrsi.rollouts.run import execute
 

@@ -12,16 +12,16 @@ import pytest
 from harbor.agents.terminus_2.terminus_json_plain_parser import TerminusJSONPlainParser
 from testutil import REPO, SHIPPED_TASKS
 
-from modularrsi.evolve.catalogue import CATALOGUE, REGRESSIONS, CatalogueError, for_module, source
 from modularrsi.evolve.findings import Direction
 from modularrsi.evolve.history import Brief
 from modularrsi.evolve.proposal import tree_hashes
-from modularrsi.evolve.sim_editor import BAD_KINDS, HACK_TARGETS, EditorError, SimEditor, choose_mechanism
 from modularrsi.harness import BASELINE
 from modularrsi.harness.library import GenerationError, load_function, load_generation, write_generation
 from modularrsi.harness.probe import Probe, probe
 from modularrsi.harness.protocols import MODULES, Action, Reply, TurnRecord
-from modularrsi.models.sim.reading import load_task
+from modularrsi.offline.catalogue import CATALOGUE, REGRESSIONS, CatalogueError, for_module, source
+from modularrsi.offline.sim.reading import load_task
+from modularrsi.offline.sim_editor import BAD_KINDS, HACK_TARGETS, EditorError, SimEditor, choose_mechanism
 
 ENTRIES = list(CATALOGUE.values())
 TASK_DIR = REPO / "tasks" / "pool" / "crm-contacts-dedup-by-email"

@@ -11,7 +11,7 @@ import json
 from modularrsi.evolve.evaluate import EvalResult, evaluate
 from modularrsi.evolve.libraryops import copy_generation
 from modularrsi.harness import BASELINE
-from modularrsi.models.fake_server import FakeOpenAIServer
+from modularrsi.offline.fake_server import FakeOpenAIServer
 from modularrsi.rollouts.config import RunConfig
 from modularrsi.rollouts.results import RunResults
 

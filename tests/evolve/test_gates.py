@@ -29,7 +29,7 @@ from modularrsi.evolve.layout import ProposalLayout
 from modularrsi.evolve.proposal import Proposal, manifest_id
 from modularrsi.harness import BASELINE
 from modularrsi.harness.library import load_generation, read_sources, write_generation
-from modularrsi.models.scripted import ScriptedModel
+from modularrsi.offline.scripted import ScriptedModel
 from modularrsi.rollouts.config import RunConfig
 from modularrsi.rollouts.run import execute
 

@@ -16,9 +16,9 @@ from modularrsi.evolve.memory import TrajectoryMemory
 from modularrsi.evolve.pipeline import Evolution
 from modularrsi.evolve.proposal import manifest_id
 from modularrsi.evolve.runfiles import Lane
-from modularrsi.evolve.sim_editor import SimEditor
 from modularrsi.harness import BASELINE
 from modularrsi.harness.library import load_generation, read_sources, write_generation
+from modularrsi.offline.sim_editor import SimEditor
 from modularrsi.rollouts.run import execute
 
 

@@ -17,10 +17,10 @@ from modularrsi.evolve.libraryops import (
     revert_module,
 )
 from modularrsi.evolve.proposal import tree_hashes
-from modularrsi.evolve.sim_editor import SimEditor
 from modularrsi.harness import BASELINE
 from modularrsi.harness.library import load_generation, read_sources, write_generation
-from modularrsi.models.scripted import ScriptedModel
+from modularrsi.offline.scripted import ScriptedModel
+from modularrsi.offline.sim_editor import SimEditor
 from modularrsi.rollouts.metrics import Attempt
 from modularrsi.rollouts.results import build_results
 

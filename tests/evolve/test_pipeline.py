@@ -23,9 +23,9 @@ from modularrsi.evolve.gates.sequential import ConfirmRule
 from modularrsi.evolve.gates.static import StaticGate
 from modularrsi.evolve.history import History
 from modularrsi.evolve.proposal import Proposal, tree_hashes
-from modularrsi.evolve.sim_editor import SimEditor
 from modularrsi.harness import BASELINE
 from modularrsi.harness.library import load_generation, read_sources, write_generation
+from modularrsi.offline.sim_editor import SimEditor
 from modularrsi.rollouts.config import RunConfig
 
 POOL = REPO / "tasks" / "pool"

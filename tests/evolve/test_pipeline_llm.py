@@ -15,7 +15,7 @@ from modularrsi.evolve.gates.sequential import ConfirmRule
 from modularrsi.evolve.history import History
 from modularrsi.evolve.pipeline import Evolution
 from modularrsi.harness.library import load_generation
-from modularrsi.models.fake_server import FakeOpenAIServer
+from modularrsi.offline.fake_server import FakeOpenAIServer
 
 KEY = "sk-planted-evolve-key-5f2c"
 FUNCTION = '''"""Challenge a completion claim once and ask for evidence."""

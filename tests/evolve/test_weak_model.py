@@ -16,9 +16,9 @@ from modularrsi.evolve.gates.review import ReviewGate
 from modularrsi.evolve.proposal import Proposal
 from modularrsi.harness import BASELINE
 from modularrsi.harness.library import load_generation
-from modularrsi.models.fake_server import FakeOpenAIServer
 from modularrsi.models.litellm_backend import LiteLLMModel
 from modularrsi.models.settings import ModelSettings
+from modularrsi.offline.fake_server import FakeOpenAIServer
 
 KEY_ENV = "WEAK_MODEL_KEY"
 DESCRIPTION = "Completion claims go unchecked because nothing asks for evidence; asking once leads to a check."

@@ -16,7 +16,7 @@ import yaml
 from testutil import REPO
 from typer.testing import CliRunner
 
-import modularrsi.evolve.catalogue as catalogue
+import modularrsi.offline.catalogue as catalogue
 from modularrsi.cli import app
 from modularrsi.evolve.libraryops import copy_generation
 from modularrsi.evolve.overlap import record_evolution_tasks

@@ -13,7 +13,7 @@ from modularrsi.harness import BASELINE, composer
 from modularrsi.harness.library import GenerationError, load_generation, read_sources, write_generation
 from modularrsi.harness.probe import Probe, probe
 from modularrsi.harness.session import FunctionError
-from modularrsi.models.scripted import ScriptedModel
+from modularrsi.offline.scripted import ScriptedModel
 
 
 def copy_baseline(tmp_path: Path) -> Path:

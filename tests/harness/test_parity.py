@@ -13,7 +13,7 @@ import os
 import pytest
 from parity import assert_parity, keystrokes, reply, run_pair
 
-from modularrsi.models.fake_server import FakeOpenAIServer
+from modularrsi.offline.fake_server import FakeOpenAIServer
 
 ORDINARY = [
     reply([("ls -la\n", 0.1)]),

@@ -11,7 +11,7 @@ import sys
 
 from testutil import REPO
 
-from modularrsi.models.fake_server import FakeOpenAIServer
+from modularrsi.offline.fake_server import FakeOpenAIServer
 
 TASK = REPO / "tasks" / "pool" / "argparse-logq-cli"
 KEY = "MODULARRSI_PREFIX_KEY"

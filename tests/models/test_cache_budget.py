@@ -7,7 +7,7 @@ import pytest
 from modularrsi.models.base import BudgetExceeded, Message
 from modularrsi.models.budget import BudgetLedger, MeteredModel
 from modularrsi.models.cache import CachedModel, ResponseCache, request_key
-from modularrsi.models.scripted import ScriptedModel
+from modularrsi.offline.scripted import ScriptedModel
 
 HI = [Message("user", "hello", "observation")]
 

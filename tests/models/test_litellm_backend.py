@@ -14,9 +14,9 @@ import urllib.request
 import pytest
 
 from modularrsi.models.base import ChatModel, ContextOverflow, Message, ModelUnavailable
-from modularrsi.models.fake_server import EXHAUSTED, FakeOpenAIServer, prompt_tokens, rough_tokens
 from modularrsi.models.litellm_backend import DEFAULT_CONTEXT_LIMIT, LiteLLMModel
 from modularrsi.models.settings import ModelSettings
+from modularrsi.offline.fake_server import EXHAUSTED, FakeOpenAIServer, prompt_tokens, rough_tokens
 
 SECRET = "sk-planted-secret-123"
 KEY_ENV = "MODULARRSI_TEST_KEY"
@@ -185,7 +185,7 @@ def test_command_line_server(tmp_path):
     script = tmp_path / "script.json"
     script.write_text(json.dumps(["from the command line"]))
     env = os.environ | {"LITELLM_LOCAL_MODEL_COST_MAP": "True", "PYTHONUNBUFFERED": "1"}
-    command = [sys.executable, "-m", "modularrsi.models.fake_server", "--script", str(script)]
+    command = [sys.executable, "-m", "modularrsi.offline.fake_server", "--script", str(script)]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         ready, _, _ = select.select([proc.stdout], [], [], 20)

@@ -11,9 +11,9 @@ import pytest
 
 from modularrsi.models.base import Completion, Message
 from modularrsi.models.cache import ResponseCache
-from modularrsi.models.fake_server import FakeOpenAIServer
 from modularrsi.models.registry import make_model
 from modularrsi.models.settings import ModelSettings
+from modularrsi.offline.fake_server import FakeOpenAIServer
 
 KEY_ENV = "MODULARRSI_TEST_KEY"
 SCOPE = {"task": "t", "attempt": 0, "seed": 7}

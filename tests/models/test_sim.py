@@ -11,8 +11,8 @@ from harbor.agents.terminus_2.terminus_json_plain_parser import TerminusJSONPlai
 from testutil import REPO
 
 from modularrsi.models.base import Message
-from modularrsi.models.sim import FIXABLE, MODES, SimModel, SimWorld, world_for
-from modularrsi.models.sim.reading import load_task, words
+from modularrsi.offline.sim import FIXABLE, MODES, SimModel, SimWorld, world_for
+from modularrsi.offline.sim.reading import load_task, words
 
 TASK = load_task(REPO / "tasks" / "pool" / "crm-contacts-dedup-by-email")
 PROMPT = ("Answer in JSON with analysis, plan, commands (each with keystrokes and duration) and task_complete.\n"

@@ -8,12 +8,12 @@ import json
 import pytest
 
 from modularrsi.models.base import BudgetExceeded, Completion, Message
-from modularrsi.models.fake_server import FakeOpenAIServer
 from modularrsi.models.litellm_backend import LiteLLMModel
 from modularrsi.models.roles import ModelRoles
-from modularrsi.models.scripted import ScriptedModel
 from modularrsi.models.settings import ModelSettings
 from modularrsi.models.structured import ask_json
+from modularrsi.offline.fake_server import FakeOpenAIServer
+from modularrsi.offline.scripted import ScriptedModel
 
 SCHEMA = {"type": "object", "required": ["ok"], "properties": {"ok": {"type": "boolean"}}}
 ASK = [Message("user", "Is it ok? Answer as JSON.", "analysis_request")]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from testutil import REPO, SAMPLED_TASKS
 
-from modularrsi.report.synthetic import make_run
+from modularrsi.offline.synthetic import make_run
 
 
 @pytest.fixture(scope="session")

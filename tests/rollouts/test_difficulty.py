@@ -26,7 +26,7 @@ from modularrsi.tasks.manifest import Exclusion, PoolManifest, TaskEntry, load_m
 SHIPPED = ["crm-contacts-dedup-by-email", "argparse-logq-cli"]
 EXCLUDED = "sqlite-monthly-category-revenue"
 RUNNER = ("import typer, sys; from modularrsi.cli.difficulty import command; "
-          "from modularrsi.offline import apply_offline_defaults; apply_offline_defaults(); typer.run(command)")
+          "from modularrsi.util.outbound import apply_offline_defaults; apply_offline_defaults(); typer.run(command)")
 
 
 def run_cli(*args):
@@ -132,7 +132,7 @@ def test_bad_input_is_a_one_line_error(tmp_path):
 def test_a_real_model_is_measured_with_its_endpoint_key_and_temperature_from_config(tmp_path):
     """`--config` gives every model's run its settings: the fake server gets the temperature, the key and the
     turn limit the file names; the manifest records the success under the model's name."""
-    from modularrsi.models.fake_server import FakeOpenAIServer
+    from modularrsi.offline.fake_server import FakeOpenAIServer
 
     pool = tmp_path / "pool"
     shutil.copytree(REPO / "tasks" / "small" / "pool" / "package-release-tag", pool / "package-release-tag")

@@ -112,7 +112,7 @@ def test_unknown_dataset_is_a_one_line_error(tmp_path):
 
 
 def test_api_key_never_lands_in_the_run_directory(tmp_path):
-    from modularrsi.models.fake_server import FakeOpenAIServer
+    from modularrsi.offline.fake_server import FakeOpenAIServer
 
     secret = "sk-planted-9f8e7d6c5b4a"
     done = json.dumps({"analysis": "a", "plan": "p", "commands": [], "task_complete": True})
@@ -131,7 +131,7 @@ def test_api_key_never_lands_in_the_run_directory(tmp_path):
 def test_the_agent_roles_reply_cap_reaches_every_request_of_a_trial(tmp_path):
     """``roles.agent.max_output_tokens`` is sent as max_tokens on every agent call inside the trial (an
     uncapped reply of a slow local model can run for minutes)."""
-    from modularrsi.models.fake_server import FakeOpenAIServer
+    from modularrsi.offline.fake_server import FakeOpenAIServer
 
     done = json.dumps({"analysis": "a", "plan": "p", "commands": [], "task_complete": True})
     with FakeOpenAIServer(responder=lambda request: done) as server:
@@ -148,7 +148,7 @@ def test_the_agent_roles_reply_cap_reaches_every_request_of_a_trial(tmp_path):
 def test_k3_attempts_of_a_real_model_are_three_separate_attempts_not_one_cached_answer(tmp_path):
     """Each of 3 attempts (one at a time) asks the model itself; an attempt re-run on resume is answered
     from the cache (same task, attempt index and seed), so the resumed run asks nothing again."""
-    from modularrsi.models.fake_server import FakeOpenAIServer
+    from modularrsi.offline.fake_server import FakeOpenAIServer
 
     done = json.dumps({"analysis": "a", "plan": "p", "commands": [], "task_complete": True})
     with FakeOpenAIServer(responder=lambda request: done) as server:

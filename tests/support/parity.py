@@ -21,7 +21,7 @@ from typing import Any
 
 from harbor.models.trial.config import AgentConfig
 
-from modularrsi.models.fake_server import FakeOpenAIServer
+from modularrsi.offline.fake_server import FakeOpenAIServer
 from modularrsi.sandbox.layout import hostname_for
 from modularrsi.tasks.trials import environment_config, run_trial
 

@@ -24,7 +24,7 @@ from modularrsi.harness.kernel import Kernel
 from modularrsi.harness.library import Function, load_generation
 from modularrsi.harness.runtime import Worker, Zygote
 from modularrsi.harness.trajectory import TrajectoryRecorder
-from modularrsi.models.scripted import ScriptedModel
+from modularrsi.offline.scripted import ScriptedModel
 
 MODEL_SECRET = "MODEL-SECRET-7f3a9c"
 

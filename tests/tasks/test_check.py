@@ -14,7 +14,7 @@ from modularrsi.tasks.check_judge import parse_judgement, prompt
 from modularrsi.tasks.manifest import PoolManifest, TaskEntry, load_manifest, save_manifest
 
 RUNNER = ("import typer, sys; from modularrsi.cli.check import command; "
-          "from modularrsi.offline import apply_offline_defaults; apply_offline_defaults(); typer.run(command)")
+          "from modularrsi.util.outbound import apply_offline_defaults; apply_offline_defaults(); typer.run(command)")
 LONG = ("Create the file /app/done.txt containing the single word done, and then record that the job ran by "
         "writing the word ok into /app/stamp.txt; both files must end with a newline character.\n")
 TWO_STEPS = ("#!/bin/bash\nset -e\n# step: write it\necho done > /app/done.txt\n"

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from testutil import EVOLUTION_POOLS, HELDOUT_POOLS
 
-from modularrsi.models.fake_server import FakeOpenAIServer, hashed_embedding
+from modularrsi.offline.fake_server import FakeOpenAIServer, hashed_embedding
 from modularrsi.tasks.embeddings import (
     DEFAULT_THRESHOLDS,
     ApiEmbedder,
@@ -35,7 +35,7 @@ from modularrsi.tasks.overlap import load_pairs, load_pool, load_spec, pair_scor
 PAIRS = Path(__file__).parent / "data" / "near_duplicates.jsonl"
 KEY_ENV = "MODULARRSI_TEST_EMBED_KEY"
 RUNNER = ("import typer, sys; from modularrsi.cli.overlap import command; "
-          "from modularrsi.offline import apply_offline_defaults; apply_offline_defaults(); typer.run(command)")
+          "from modularrsi.util.outbound import apply_offline_defaults; apply_offline_defaults(); typer.run(command)")
 
 #: Floors from the measurement above (lexical), and from all-MiniLM-L6-v2 measured outside the project venv.
 LEXICAL_FLOOR = {"precision": 0.85, "recall": 0.6}

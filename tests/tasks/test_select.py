@@ -24,7 +24,7 @@ from modularrsi.tasks.select import (
 
 CATEGORIES = [f"cat{i}" for i in range(8)]
 RUNNER = ("import typer, sys; from modularrsi.cli.select import command; "
-          "from modularrsi.offline import apply_offline_defaults; apply_offline_defaults(); typer.run(command)")
+          "from modularrsi.util.outbound import apply_offline_defaults; apply_offline_defaults(); typer.run(command)")
 
 
 def run_cli(*args):

@@ -27,9 +27,9 @@ from modularrsi.cli.common import (
     refuse_with_resume,
     settings_command,
 )
-from modularrsi.offline import apply_offline_defaults
 from modularrsi.rollouts.config import RunConfig
 from modularrsi.util.errors import UserError
+from modularrsi.util.outbound import apply_offline_defaults
 
 app = typer.Typer(cls=Commands, no_args_is_help=True, add_completion=False, pretty_exceptions_show_locals=False,
                   help="Evolve an agent harness from its own execution experience, module by module.")

@@ -15,9 +15,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from modularrsi.evolve.analysis import Analyst, LLMAnalyst, SimAnalyst
+from modularrsi.evolve.analysis import Analyst, LLMAnalyst
 from modularrsi.evolve.config import EvolveConfig
-from modularrsi.evolve.editor import Editor, LLMEditor, SimEditorRole
+from modularrsi.evolve.editor import Editor, LLMEditor
 from modularrsi.evolve.gates.carried import Carried
 from modularrsi.evolve.gates.execution import ExecutionGate
 from modularrsi.evolve.gates.review import ReviewGate
@@ -33,6 +33,7 @@ from modularrsi.rollouts.results import RunResults
 from modularrsi.rollouts.run import execute
 from modularrsi.rollouts.state import RunState, update_state
 from modularrsi.util.files import write_json
+from modularrsi.util.wing import offline
 
 Observer = Callable[[str, dict], None]
 
@@ -70,13 +71,15 @@ class RunContext:
                           max_tokens=self.config.max_tokens, max_cost_usd=self.config.max_cost_usd)
 
     def analyst(self) -> Analyst:
+        """The analyst role: the LLM analyst over its model, or (``sim``) the offline world's rule-based one."""
         model = self.role_model("analyst")
-        return SimAnalyst(self.config.analyst) if model is None else LLMAnalyst(model)
+        return offline("sim_analyst:SimAnalyst")(self.config.analyst) if model is None else LLMAnalyst(model)
 
     def editor(self) -> Editor:
+        """The editor role: the LLM editor over its model, or (``sim``) the offline world's catalogue editor."""
         model = self.role_model("editor")
         if model is None:
-            return SimEditorRole(seed=self.config.seed, bad_rate=self.config.editor.bad_rate)
+            return offline("sim_editor:SimEditorRole")(seed=self.config.seed, bad_rate=self.config.editor.bad_rate)
         return LLMEditor(model, max_turns=self.config.editor.max_turns)
 
     def review_gate(self) -> ReviewGate:

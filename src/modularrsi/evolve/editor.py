@@ -6,9 +6,9 @@ generation (the parent is only read). It never sees rewards, tests, solutions or
 locked, other modules' files. It returns a :class:`~modularrsi.evolve.proposal.Proposal` whose diff is
 computed from the two directories, or raises :class:`EditorError` saying why it could not edit.
 
-- :class:`SimEditorRole` — offline: reads the direction, its findings, excerpts and history and writes
-  the catalogue mechanism whose text fits them best through
-  :class:`~modularrsi.evolve.sim_editor.SimEditor`, with its seeded share of deliberately bad patches.
+- :class:`~modularrsi.offline.sim_editor.SimEditorRole` — offline (reached by name, see
+  :mod:`modularrsi.evolve.roles`): writes the catalogue mechanism whose text fits the request best,
+  with its seeded share of deliberately bad patches.
 - :class:`LLMEditor` — any ChatModel in a small tool loop (``list``, ``read``, ``search``, ``write``,
   ``edit``, ``activate``, ``done``; one JSON object per reply) over the module's files only. It is told
   the import allowlist and the module contract; a ``done`` whose files the static checks refuse (the
@@ -32,7 +32,6 @@ from modularrsi.evolve.gates.constructs import ConstructRules, construct_problem
 from modularrsi.evolve.gates.review import redact
 from modularrsi.evolve.history import Brief
 from modularrsi.evolve.proposal import Proposal
-from modularrsi.evolve.sim_editor import EditorError, SimEditor, choose_mechanism
 from modularrsi.harness.checks import ALLOWED_IMPORTS, ALLOWED_STDLIB
 from modularrsi.harness.library import (
     Generation,
@@ -47,7 +46,12 @@ from modularrsi.harness.protocols import CONTRACTS, MODULES
 from modularrsi.models.base import BudgetExceeded, ChatModel, Message, ModelError
 from modularrsi.util.jsontypes import Unvalidated
 
-__all__ = ["EditRequest", "Editor", "EditorError", "LLMEditor", "SimEditorRole"]
+__all__ = ["EditRequest", "Editor", "EditorError", "LLMEditor"]
+
+
+class EditorError(ValueError):
+    """A proposal that cannot be made (unknown mechanism, wrong module, no change, staging exists, the
+    editor model failed or did not finish)."""
 
 
 class EditRequest(BaseModel):
@@ -74,21 +78,6 @@ class Editor(Protocol):
     name: str
 
     async def edit(self, request: EditRequest, staging_dir: Path) -> Proposal: ...
-
-
-class SimEditorRole:
-    """The offline editor: a catalogue mechanism per direction (see :mod:`.sim_editor`)."""
-
-    name = "catalogue-editor"  # its edits are catalogue mechanisms, never a model's own
-
-    def __init__(self, seed: int = 0, bad_rate: float = 0.25):
-        self.editor = SimEditor(seed=seed, bad_rate=bad_rate)
-
-    async def edit(self, request: EditRequest, staging_dir: Path) -> Proposal:
-        tag = choose_mechanism(request.direction, request.parent_dir, request.excerpts, request.history,
-                               avoid=request.avoid)
-        made = self.editor.propose(request.module, tag, request.parent_dir, staging_dir, attempt=request.attempt)
-        return made.to_proposal(request.direction.summary, request.direction.tasks)
 
 
 # ---------------------------------------------------------------------------------------------- LLM editor

@@ -19,7 +19,7 @@ Invariants:
 - Accounting: every completion carries its tokens, latency and ``finish_reason`` (``"length"``: cut off at
   ``max_output_tokens``); :attr:`LiteLLMModel.stats` keeps running totals per instance (one per role).
 - ``litellm`` is imported on first use, not at import time; the first use applies the offline defaults
-  (:func:`modularrsi.offline.apply_offline_defaults`, which never overrides a variable already set).
+  (:func:`modularrsi.util.outbound.apply_offline_defaults`, which never overrides a variable already set).
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ _SCHEMA_MARKERS = ("response_format", "json_schema", "response format", "json sc
 
 def litellm_module() -> Any:
     """Import LiteLLM (offline defaults first, debug banners off); cached by Python's module system."""
-    from modularrsi.offline import apply_offline_defaults
+    from modularrsi.util.outbound import apply_offline_defaults
 
     apply_offline_defaults()
     import litellm

@@ -9,6 +9,7 @@ from modularrsi.models.base import ChatModel
 from modularrsi.models.settings import ModelSettings, is_litellm, is_scripted, is_sim
 from modularrsi.util.errors import UserError
 from modularrsi.util.jsontypes import Options
+from modularrsi.util.wing import offline
 
 
 def make_model(settings: ModelSettings | str, *, privileged: dict[str, Any] | None = None,
@@ -54,14 +55,10 @@ def _backend(settings: ModelSettings, privileged: dict[str, Any] | None, backend
     if not name:
         raise UserError("no model given: use --model sim, scripted:FILE.json, or a LiteLLM model name")
     if is_sim(name):
-        from modularrsi.models.sim import SimModel
-
         profile = name.partition(":")[2] or "default"
-        return SimModel.for_attempt(profile=profile, **(privileged or {}))
+        return offline("sim:SimModel").for_attempt(profile=profile, **(privileged or {}))
     if is_scripted(name):
-        from modularrsi.models.scripted import ScriptedModel
-
-        return ScriptedModel.from_file(Path(name.partition(":")[2]))
+        return offline("scripted:ScriptedModel").from_file(Path(name.partition(":")[2]))
     from modularrsi.models.litellm_backend import LiteLLMModel
 
     return LiteLLMModel(settings, **backend)
@@ -81,18 +78,14 @@ def check_model(name: str, api_base: str | None = None, timeout_s: float = 5.0,
     if not name:
         raise ModelCheckError("no model given: use sim, scripted:FILE.json, or a LiteLLM model name")
     if is_sim(name):
-        from modularrsi.models.sim import world_for
-
         try:
-            world_for(name.partition(":")[2] or "default")
+            offline("sim:world_for")(name.partition(":")[2] or "default")
         except ValueError as exc:
             raise ModelCheckError(f"model '{name}': {exc}") from None
         return
     if is_scripted(name):
-        from modularrsi.models.scripted import ScriptedModel
-
         try:
-            ScriptedModel.from_file(Path(name.partition(":")[2]))
+            offline("scripted:ScriptedModel").from_file(Path(name.partition(":")[2]))
         except (OSError, ValueError) as exc:
             raise ModelCheckError(f"model '{name}': {exc}") from None
         return

@@ -151,7 +151,7 @@ class MiniLMEmbedder(Embedder):
         self._model: Any = None
 
     def _load(self) -> Any:
-        from modularrsi.offline import apply_offline_defaults
+        from modularrsi.util.outbound import apply_offline_defaults
 
         apply_offline_defaults()  # HF_HUB_OFFLINE=1 unless the user set it
         try:

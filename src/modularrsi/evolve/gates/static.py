@@ -41,7 +41,7 @@ from modularrsi.evolve.proposal import Proposal, generation_diff, manifest_id
 from modularrsi.harness.library import GenerationError, check_source
 from modularrsi.harness.manifest import FILE as MANIFEST_FILE
 from modularrsi.harness.manifest import FunctionEntry, GenerationManifest
-from modularrsi.offline import OFFLINE_DEFAULTS
+from modularrsi.util.outbound import OFFLINE_DEFAULTS
 
 GATE = "static"
 MANIFEST = MANIFEST_FILE

@@ -1,6 +1,6 @@
 """The ``sim`` agent: one simulated attempt, reading only the messages' roles and content.
 
-See :mod:`modularrsi.models.sim` for what it is and :mod:`.world` for how it fails. Each turn it answers
+See :mod:`modularrsi.offline.sim` for what it is and :mod:`.world` for how it fails. Each turn it answers
 in the Terminus-2 JSON schema by typing its next reference step into the terminal, followed by a
 completion marker it waits for. It remembers what it sent itself (its last reply, whether it claimed
 completion, a malformed reply it owes), so it never needs the kernel's tags to know what a message
@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from modularrsi.models.base import Completion, Message
-from modularrsi.models.sim.reading import PROSE_REQUEST, TaskFacts, load_task
-from modularrsi.models.sim.world import Mode, SimWorld, world_for
+from modularrsi.offline.sim.reading import PROSE_REQUEST, TaskFacts, load_task
+from modularrsi.offline.sim.world import Mode, SimWorld, world_for
 
 DIFFICULTY = {"easy": 0.6, "medium": 1.0, "hard": 1.5, "unknown": 1.0}
 EXPLORE = "ls -la; find /usr/share/doc -maxdepth 2 | head -n 400\n"

@@ -28,7 +28,7 @@ and is counted in :attr:`FakeOpenAIServer.unexpected_calls` -- a scripted fake f
 to 127.0.0.1 only and answers without delay beyond the scripted one (TCP_NODELAY on every connection).
 Streaming requests (``"stream": true``) receive the reply as one server-sent-event chunk.
 
-Command line: ``python -m modularrsi.models.fake_server --script FILE.json [--port N]`` prints the
+Command line: ``python -m modularrsi.offline.fake_server --script FILE.json [--port N]`` prints the
 base URL on its first stdout line and serves until interrupted.
 """
 
@@ -334,7 +334,7 @@ def load_script(path: str | Path) -> list[Turn]:
 
 def main(argv: list[str] | None = None) -> int:
     """Serve a JSON script until Ctrl-C; the first stdout line is the base URL."""
-    parser = argparse.ArgumentParser(prog="python -m modularrsi.models.fake_server", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog=f"python -m {__spec__.name}", description=__doc__.splitlines()[0])
     parser.add_argument("--script", required=True, help="JSON file: a list of turns")
     parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
     parser.add_argument("--verbose", action="store_true", help="log each request to stderr")

@@ -38,12 +38,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from modularrsi.evolve import catalogue
+from modularrsi.evolve.editor import EditorError, EditRequest
 from modularrsi.evolve.findings import Direction
 from modularrsi.evolve.history import Brief
 from modularrsi.evolve.proposal import Proposal, generation_diff
 from modularrsi.harness.library import load_generation, read_sources, write_generation, write_unchecked
 from modularrsi.harness.protocols import MODULES
+from modularrsi.offline import catalogue
 
 BadKind = Literal["syntax_error", "scope_violation", "task_specific_hack", "regression"]
 BAD_KINDS: tuple[BadKind, ...] = ("syntax_error", "scope_violation", "task_specific_hack", "regression")
@@ -53,10 +54,6 @@ HACK_TARGETS = (("crm-contacts-dedup-by-email", "/app/data/contacts.csv", 4217),
                 ("payroll-fixed-width-to-csv", "/app/in/PAYROLL.DAT", 173))
 #: Which contract callable a hack wraps, by preference.
 HACK_CALLABLES = ("check", "intervene", "shape", "before_query", "parse", "on_claim", "run")
-
-
-class EditorError(ValueError):
-    """A proposal that cannot be made (unknown mechanism, wrong module, no change, staging exists)."""
 
 
 class EditorProposal(BaseModel):
@@ -287,3 +284,19 @@ def write_raw(target: Path, sources: dict[str, str], active: dict[str, list[str]
               created_by: str, lineage: dict[str, list[str]]) -> str:
     """A generation's files and manifest written without validation (for patches meant to fail it)."""
     return write_unchecked(target, sources, active, parents, created_by, lineage).id
+
+
+class SimEditorRole:
+    """The offline editor role: a catalogue mechanism per direction (:func:`choose_mechanism`, :class:`SimEditor`);
+    the evolution reaches it by name (:mod:`modularrsi.util.wing`)."""
+
+    name = "catalogue-editor"  # its edits are catalogue mechanisms, never a model's own
+
+    def __init__(self, seed: int = 0, bad_rate: float = 0.25):
+        self.editor = SimEditor(seed=seed, bad_rate=bad_rate)
+
+    async def edit(self, request: EditRequest, staging_dir: Path) -> Proposal:
+        tag = choose_mechanism(request.direction, request.parent_dir, request.excerpts, request.history,
+                               avoid=request.avoid)
+        made = self.editor.propose(request.module, tag, request.parent_dir, staging_dir, attempt=request.attempt)
+        return made.to_proposal(request.direction.summary, request.direction.tasks)

@@ -14,7 +14,7 @@ a requirement it dropped, a task it lost in a long context, a command it keeps r
 sent malformed — never from words agreed with anything that writes harness code.
 """
 
-from modularrsi.models.sim.agent import SimModel
-from modularrsi.models.sim.world import FIXABLE, MODES, UNFIXABLE, SimWorld, world_for
+from modularrsi.offline.sim.agent import SimModel
+from modularrsi.offline.sim.world import FIXABLE, MODES, UNFIXABLE, SimWorld, world_for
 
 __all__ = ["FIXABLE", "MODES", "UNFIXABLE", "SimModel", "SimWorld", "world_for"]
