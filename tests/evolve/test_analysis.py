@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from modularrsi.evolve.analysis import LLMAnalyst, SimAnalyst, analyse, analyse_all, finding_kind
+from modularrsi.evolve.analysis import LLMAnalyst, analyse, analyse_all, finding_kind
 from modularrsi.evolve.analysis_llm import extract_object
 from modularrsi.evolve.findings import AttemptEvidence, Finding, TaskEvidence
 from modularrsi.evolve.signals import Signals
 from modularrsi.models.base import BudgetExceeded, Completion
 from modularrsi.offline.scripted import ScriptedModel
+from modularrsi.offline.sim_analyst import SimAnalyst
 from modularrsi.rollouts.config import RunConfig
 from modularrsi.rollouts.run import execute
 
