@@ -151,8 +151,11 @@ def proposals(run: Path, active: set[str]) -> list[dict]:
     """Every change the editor proposed: the catalogue function it wrote, whether that function undoes an
     active mode (right), and how the gates ended it (so a miss reads as the editor's or the gate's)."""
     rows = []
-    for path in sorted(run.glob("lanes/*/epoch_*/gates/*/record.json")):
-        record = json.loads(path.read_text())
+    history = run / "history.jsonl"
+    for line in history.read_text().splitlines() if history.is_file() else []:
+        record = json.loads(line)
+        if record["lane"] == "integration":
+            continue
         written = [Path(f).stem for f in record.get("files", []) if f.startswith(f"modules/{record['module']}/")]
         name = next((w for w in written if w in CATALOGUE), written[0] if written else "-")
         rows.append({"function": name, "right": bool(ADDRESSES.get(name, set()) & active),

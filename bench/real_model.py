@@ -159,7 +159,9 @@ def lane_summary(run_dir: Path, lane: str) -> dict:
     culprits = [f for f in findings if f["is_culprit"]]
     analysed = [f for f in findings if f.get("analyst") != "rules"]
     directions = (read_json(epoch / "directions.json") or {}).get("directions", [])
-    changes = [read_json(p) for p in sorted((epoch / "gates").glob("*/record.json"))]
+    history = run_dir / "history.jsonl"
+    changes = [c for c in (json.loads(line) for line in (history.read_text().splitlines() if history.is_file() else [])
+                           if line.strip()) if c["lane"] == lane and c["epoch"] == 0]
     named = [f for f in culprits if ESCAPE.search(f["divergence"] + f["suggested_change"]) or "escape" in
              (f["divergence"] + f["suggested_change"]).lower()]
     return {

@@ -111,13 +111,13 @@ def test_later_stage_tables_are_keyed_and_idempotent(tmp_path):
         again = memory.put("findings", "completion", 1, {"task": "t", "is_culprit": False}, key="t")
         memory.put("findings", "completion", 1, {"note": "unkeyed"})
         memory.put("findings", "completion", 1, {"note": "unkeyed"})
-        memory.put("gate_verdicts", "completion", 2, {"gate": "static", "passed": True}, key="static")
+        memory.put("directions", "completion", 2, {"summary": "s"}, key="d0")
         assert first == again
         found = memory.items("findings", "completion", 1)
         assert [i.payload for i in found] == [{"task": "t", "is_culprit": False}, {"note": "unkeyed"},
                                               {"note": "unkeyed"}]
-        assert memory.items("directions", "completion") == [] and len(memory.items("gate_verdicts", "completion")) == 1
-        with pytest.raises(ValueError, match="unknown; valid: findings, directions, gate_verdicts"):
+        assert memory.items("directions", "completion", 1) == [] and len(memory.items("directions", "completion")) == 1
+        with pytest.raises(ValueError, match="unknown; valid: findings, directions"):
             memory.put("verdicts", "completion", 1, {})
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -127,6 +128,20 @@ def test_evolution_run_directory_holds_every_stage(evolved):
     assert result.simulated and result.tasks == 2 and result.k == 2
     assert result.fail_to_pass + result.pass_to_fail <= result.attempt_pairs == 4
     assert (evolved / "merge.json").is_file() and (evolved / "integration" / "result.json").is_file()
+
+
+def test_each_decision_is_written_once_in_the_history(evolved):
+    """Every proposal directory's decision is in history.jsonl, and nowhere else (no record.json, no copy
+    in the trajectory memory): a resumed run reads decisions back from the history."""
+    history = History(evolved / "history.jsonl")
+    tried = {f"{d.parts[-4]}/e{d.parts[-3].removeprefix('epoch_')}/d{d.name}"
+             for d in evolved.glob("lanes/*/epoch_*/gates/*") if d.is_dir()}
+    lane_changes = {c for c in history.changes if not c.startswith("integration/")}
+    assert tried and tried <= lane_changes
+    assert not list(evolved.rglob("record.json"))
+    with sqlite3.connect(evolved / "memory.sqlite") as db:
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert "gate_verdicts" not in tables and {"findings", "directions"} <= tables
 
 
 def test_rejected_changes_leave_their_parent_byte_identical_and_no_staging_copy(evolved):

@@ -13,7 +13,7 @@ import pytest
 
 from modularrsi.evolve.config import EvolveConfig
 from modularrsi.evolve.findings import Finding
-from modularrsi.evolve.history import Change
+from modularrsi.evolve.history import History
 from modularrsi.evolve.layout import RunLayout
 from modularrsi.evolve.pipeline import Evolution
 from modularrsi.rollouts.config import RunConfig
@@ -72,10 +72,9 @@ async def evolve_one_lane(config: EvolveConfig, out) -> list[Finding]:
     for finding in findings:  # each is a diagnosis, a dropped task-logic finding or an invalid analysis
         assert finding.is_culprit or finding.divergence or finding.dropped or finding.parse_error, finding
     tried = json.loads(epoch.directions.read_text())["directions"][: config.max_directions]
-    records = sorted(epoch.gates.glob("*/record.json"))
-    assert len(records) == len(tried)
-    for record in records:
-        change = Change.model_validate_json(record.read_text())
+    changes = [c for c in History(layout.history).changes.values() if c.lane == config.modules[0] and c.epoch == 0]
+    assert len(changes) == len(tried)
+    for change in changes:
         assert change.outcome in ("promoted", "rejected", "editor_failed")
         assert change.outcome == "promoted" or change.reason, change
     return findings

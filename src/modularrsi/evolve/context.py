@@ -3,8 +3,7 @@
 
 Samples are shared: rollouts of one (generation, seed) pair are made once, in ``samples/<gen>-s<seed>/``,
 whichever lane or stage asks first; every attempt of every stage waits for one of ``config.concurrency``
-slots. A decided change is recorded in its ``record.json`` and the Evolution History before anyone
-reads it.
+slots. A decided change is written once, into the Evolution History, before anyone reads it.
 """
 
 from __future__ import annotations
@@ -32,7 +31,6 @@ from modularrsi.rollouts.config import INHERITED, RunConfig
 from modularrsi.rollouts.results import RunResults
 from modularrsi.rollouts.run import execute
 from modularrsi.rollouts.state import RunState, update_state
-from modularrsi.util.files import write_json
 from modularrsi.util.wing import offline
 
 Observer = Callable[[str, dict], None]
@@ -107,19 +105,17 @@ class RunContext:
         return out, results
 
     def record(self, where: ProposalLayout, change: Change) -> None:
-        """Keep a decided change: a rejected staging copy goes (the parent was only read), then
-        ``record.json`` and the history."""
+        """Keep a decided change: a rejected staging copy goes (the parent was only read), then the change
+        goes into the history, the one place a decision is written (a resumed run reads it back there)."""
         if change.outcome != "promoted" and where.staging.exists():
             shutil.rmtree(where.staging)
-        write_json(where.record, change.model_dump(mode="json"))
         self.history.record(change)
         if not change.undecided:
             Carried(self.layout.root / "undecided.json").forget(change.parent, change.generation)
 
     def settle(self, where: ProposalLayout, change: Change) -> Change:
-        """:meth:`record` a lane's change, store its verdicts in the memory and tell the observers."""
+        """:meth:`record` a lane's change and tell the observers."""
         self.record(where, change)
-        self.memory.put("gate_verdicts", change.lane, change.epoch, change.model_dump(mode="json"), key=change.id)
         self.emit("gate", lane=change.lane, epoch=change.epoch, change=change.id, outcome=change.outcome,
                   rejected_by=change.rejected_by, reason=change.reason)
         return change

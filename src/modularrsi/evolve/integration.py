@@ -3,7 +3,7 @@ under the same gates as promotion (static → review → execution).
 
 ``integration/result.json`` (:class:`~modularrsi.evolve.runfiles.IntegrationResult`) is written last:
 when it exists the stage is read back, not redone. Each conflict resolution attempt keeps its own
-``resolve/<i>-<module>/record.json``, so a killed integration resumes at the attempt it was in.
+the history (``integration/<module>``), so a killed integration resumes at the attempt it was in.
 """
 
 from __future__ import annotations
@@ -114,9 +114,8 @@ async def resolve(evo: RunContext, combined: Path, start: Path, conflicts: list[
                     anchors=[evo.task_dirs[t] for t in anchors if t not in lost])
     for index, module in enumerate(suspects):
         where = evo.layout.integration.revert(index, module)
-        if where.record.is_file():
-            change = read_model(where.record, Change)
-        else:
+        change = evo.history.changes.get(f"integration/{module}")  # decided before the run was stopped
+        if change is None:
             change = await try_revert(evo, where, combined, start, module, lost, sample)
         if change.outcome == "promoted":
             for promoted in evo.history.promoted(module):

@@ -238,12 +238,12 @@ class EpochRun:
         """Edit a staging copy of ``parent`` along ``direction`` (a mechanism other than ``avoid``'s files),
         then static → review → screen. A decided change (its record written) or, screened, what the
         confirm needs: the proposal, its verdicts and its record fields."""
-        where = self.layout.proposal(index, slot)
-        if where.record.is_file():
-            return read_model(where.record, Change)
+        where, evo, lane = self.layout.proposal(index, slot), self.evo, self.lane
+        change_id = f"{lane.name}/e{self.epoch}/d{index}-{slot}"
+        if change_id in evo.history.changes:  # decided before the run was stopped
+            return evo.history.changes[change_id]
         reset_staging(where)
-        evo, lane = self.evo, self.lane
-        base = {"id": f"{lane.name}/e{self.epoch}/d{index}-{slot}", "lane": lane.name, "epoch": self.epoch,
+        base = {"id": change_id, "lane": lane.name, "epoch": self.epoch,
                 "module": direction.module, "direction": direction.id, "mechanism": direction.mechanism,
                 "summary": direction.summary, "tasks": direction.tasks, "vote": direction.vote,
                 "parent": manifest_id(parent)}

@@ -7,8 +7,8 @@
               samples/<gen>-s<seed>/         rollouts of one generation at one seed (shared by lanes)
               lanes/<lane>/state.json gen_<n>/
               lanes/<lane>/epoch_<e>/sample.json buckets.json findings.jsonl directions.json outcome.json
-              lanes/<lane>/epoch_<e>/gates/<d>-<try>/record.json staging/ execution/
-              integration/result.json combined/ resolve/<i>-<module>/{record.json, staging/, execution/}
+              lanes/<lane>/epoch_<e>/gates/<d>-<try>/staging/ execution/
+              integration/result.json combined/ resolve/<i>-<module>/{staging/, execution/}
               merge.json merged/ frozen/ frozen.json eval/
 
 Nothing here touches the disk; the stages decide what to write (see :mod:`modularrsi.evolve.runfiles` for
@@ -27,10 +27,6 @@ class ProposalLayout:
     """One attempt at one change: ``gates/<d>-<try>/`` in an epoch, ``resolve/<i>-<module>/`` in integration."""
 
     root: Path
-
-    @property
-    def record(self) -> Path:
-        return self.root / "record.json"
 
     @property
     def staging(self) -> Path:

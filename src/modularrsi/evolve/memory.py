@@ -4,7 +4,7 @@
 
 - ``attempts`` — one row per finished attempt, unique on (lane, epoch, task, attempt): recording is
   an upsert, so ingesting a (resumed) run again changes nothing and duplicates nothing;
-- ``findings``, ``directions``, ``gate_verdicts`` — later stages' records: a JSON payload under
+- ``findings``, ``directions`` — the analysis's records: a JSON payload under
   (lane, epoch, key), ``key`` unique within (lane, epoch) when given (idempotent), free when None.
 
 Paths of trial directories inside the memory's own directory are stored relative to it, so a run
@@ -32,7 +32,7 @@ from modularrsi.tasks.trials import infra_reason as infra_error
 from modularrsi.tasks.trials import reward_of
 
 SCHEMA_VERSION = 1
-KINDS = ("findings", "directions", "gate_verdicts")
+KINDS = ("findings", "directions")  # decided changes live in history.jsonl only
 TRIAL_NAME = re.compile(r"^(?P<task>.+)__a(?P<attempt>\d+)$")
 
 _SCHEMA = """

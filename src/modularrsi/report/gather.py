@@ -146,8 +146,9 @@ def gather_lanes(layout: RunLayout, lock: EvolveLock | None) -> list[LaneView]:
     return lanes
 
 
-def gather_history(path: Path) -> list[HistoryEntry]:
-    """The Evolution History the trajectory memory keeps, per lane and epoch ([] without a memory)."""
+def gather_history(path: Path, changes: list[Change]) -> list[HistoryEntry]:
+    """Per lane and epoch: the findings and directions the trajectory memory at ``path`` keeps and the
+    decided ``changes`` of ``history.jsonl`` ([] without a memory)."""
     if not path.is_file():
         return []
     entries: dict[tuple[str, int], HistoryEntry] = {}
@@ -164,8 +165,9 @@ def gather_history(path: Path) -> list[HistoryEntry]:
                  ).append(finding)
             for item in memory.items("directions"):
                 entry(item.lane, item.epoch).directions.append(Direction.model_validate(item.payload))
-            for item in memory.items("gate_verdicts"):
-                entry(item.lane, item.epoch).verdicts.append(Change.model_validate(item.payload))
+        for change in changes:  # a lane's proposals, beside the analysis that led to them
+            if (change.lane, change.epoch) in entries:
+                entries[(change.lane, change.epoch)].verdicts.append(change)
     except sqlite3.OperationalError:
         return []  # busy or not yet readable (a run in progress): an absent part
     except (sqlite3.DatabaseError, ValidationError) as exc:
@@ -214,7 +216,7 @@ def gather(run_dir: Path, *, with_case: bool = True, with_lineage: bool = True) 
             report.config.epochs if report.config else None
         report.lanes = gather_lanes(layout, report.lock)
         report.changes = read_lines(layout.history, Change)
-        report.history = gather_history(layout.memory)
+        report.history = gather_history(layout.memory, report.changes)
         report.eval = read_model(layout.eval_result, EvalResult)
         report.eval_sides = _eval_sides(layout.eval)
         if with_lineage:

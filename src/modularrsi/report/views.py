@@ -40,9 +40,9 @@ class LaneView:
 
 @dataclass
 class HistoryEntry:
-    """One lane and epoch of the Evolution History as the trajectory memory keeps it: the findings the
-    lane's analysis stored (and those other lanes referred to its module), its directions, and the gate
-    verdict on each of its proposals."""
+    """One lane and epoch of the Evolution History: the findings the lane's analysis stored in the
+    trajectory memory (and those other lanes referred to its module), its directions, and the decided
+    change of each of its proposals (from ``history.jsonl``)."""
 
     lane: str
     epoch: int

@@ -173,7 +173,7 @@ class Pair(BaseModel):
 
 class ExecutionDetails(BaseModel):
     """An execution verdict's ``details`` as the evolution reads them back (from the verdict, or from
-    ``record.json`` and the history): typed, never parsed from the display strings. What else a verdict
+    the history): typed, never parsed from the display strings. What else a verdict
     records (``per_task`` flips as ``"0→1"``, the rule, the runs) is for people and the report."""
 
     model_config = ConfigDict(extra="allow", frozen=True)
