@@ -22,7 +22,7 @@ from modularrsi.evolve.gates.execution import ExecutionConfig, ExecutionGate, Pa
 from modularrsi.evolve.gates.power import BENCH, HARMFUL, INERT, NET_HARMFUL, net_effect, simulate
 from modularrsi.evolve.gates.prescreen import PrescreenRules, is_round, task_specific_path
 from modularrsi.evolve.gates.review import ReviewGate
-from modularrsi.evolve.gates.sequential import ConfirmRule, Tally, screen_rule
+from modularrsi.evolve.gates.sequential import ConfirmRule, Tally, confirm_rule, screen_rule
 from modularrsi.evolve.gates.static import StaticConfig, StaticGate, consistency_problem, scope_problem
 from modularrsi.evolve.gates.stats import task_sign_test_p
 from modularrsi.evolve.layout import ProposalLayout
@@ -266,6 +266,34 @@ def test_confirm_is_a_sequential_test_over_discordant_pairs(rounds, rule, decisi
     if needle:
         summary = f"{tally.b} fix(es), {tally.c} break(s) ({tally.anchor_c} on anchors)"
         assert needle in summary, summary
+
+
+def test_rounds_without_a_discordant_pair_stop_the_confirm_undecided():
+    """A change that moves nothing on fresh pairs for ``quiet_rounds`` rounds in a row stops undecided before
+    the cap (its statistic carried); one discordant pair resets the count; a resumed tally starts quiet at 0."""
+    quiet = RULE.model_copy(update={"max_rounds": 6, "quiet_rounds": 2})
+    still = [("00.00.00", "11")] * 2
+    got, tally = decide([p for r, (ev, an) in enumerate(still) for p in tasks(ev, "ev", r) + tasks(an, "an", r)],
+                        ["an0"], quiet)
+    assert (got, tally.rounds, tally.quiet) == ("undecided", 2, 2)
+    moving = [("00.00.00", "11"), ("01.00.00", "11"), ("00.00.00", "11"), ("00.00.00", "11")]
+    got, tally = decide([p for r, (ev, an) in enumerate(moving) for p in tasks(ev, "ev", r) + tasks(an, "an", r)],
+                        ["an0"], quiet)
+    assert (got, tally.rounds, tally.b) == ("undecided", 4, 1)
+    assert tally.resumed().quiet == 0
+    assert confirm_rule(tally, RULE.model_copy(update={"max_rounds": 6})) == "continue"  # None: only the cap
+
+
+async def test_a_quiet_confirm_says_why_it_stopped(tmp_path):
+    """An inert change confirmed without a screen: no pair is discordant, so it stops after quiet_rounds
+    rounds (not at the cap), undecided, and the verdict says so."""
+    sample = Sample(evidence=[POOL / t for t in EVIDENCE[:2]])
+    inert = Proposal.build("agent_loop", BASELINE, BASELINE, GOOD, "nothing", [])
+    config = FAST.model_copy(update={"max_rounds": 5, "quiet_rounds": 2})
+    verdict = await ExecutionGate(RunConfig(concurrency=4, model="sim:perfect"), tmp_path / "g", config).check(
+        inert, sample)
+    assert not verdict.passed and verdict.details["decision"] == "undecided" and verdict.details["rounds"] == 2
+    assert "no discordant pair in 2 rounds in a row" in verdict.reason
 
 
 def test_an_undecided_tally_goes_on_and_gets_a_new_cap():

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 
+import jsonschema
 import pytest
 
 from modularrsi.evolve.aggregate import AggregateConfig, aggregate
 from modularrsi.evolve.analysis import LLMAnalyst, analyse
-from modularrsi.evolve.editor import EditorError, EditRequest, LLMEditor
+from modularrsi.evolve.editor import ACTION_SCHEMA, EditorError, EditRequest, LLMEditor
 from modularrsi.evolve.findings import AttemptEvidence, Direction, Finding, TaskEvidence
 from modularrsi.evolve.gates.review import ReviewGate
 from modularrsi.evolve.proposal import Proposal
@@ -160,6 +161,36 @@ async def test_a_refused_edit_goes_back_to_the_editor_and_is_repaired(tmp_path):
     assert "forbidden import 'os'" in answers[6] and answers[6].startswith("Refused:")
     system = server.requests[0]["messages"][0]["content"]
     assert "ONLY these modules" in system and "modularrsi.harness.protocols" in system and "check" in system
+
+
+async def test_every_editor_turn_asks_for_one_tool_call_by_json_schema_and_sees_the_modules_files(tmp_path):
+    """A small local model decodes under the schema, so its reply is always a well-formed tool call; every tool
+    the system prompt lists fits the schema and a reply missing a field does not. The first message shows the
+    active files of the module it may change (and no other module's)."""
+    calls = [{"tool": "list"}, {"tool": "read", "path": "completion/confirm_twice.py"},
+             {"tool": "search", "pattern": "claim"}, {"tool": "write", "path": "completion/note_errors.py",
+                                                      "content": GOOD_FN},
+             {"tool": "edit", "path": "completion/note_errors.py", "old": "once", "new": "once more"},
+             {"tool": "activate", "module": "completion",
+              "names": [*load_generation(BASELINE).default_active()["completion"], "note_errors"]},
+             {"tool": "done", "description": DESCRIPTION}]
+    for call in calls:
+        jsonschema.validate(call, ACTION_SCHEMA)
+    for bad in ({"tool": "write", "path": "completion/x.py"}, {"tool": "rewrite"}, {"tool": "done", "why": "x"}):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(bad, ACTION_SCHEMA)
+    with FakeOpenAIServer([json.dumps(c) for c in calls]) as server:
+        proposal = await LLMEditor(llm(server), max_turns=8).edit(request(), tmp_path / "staging")
+    assert "modules/completion/note_errors.py" in proposal.changed_files
+    assert len(server.requests) == len(calls)
+    for sent in server.requests:
+        assert sent["response_format"]["type"] == "json_schema"
+        assert sent["response_format"]["json_schema"]["name"] == "editor_action"
+        assert sent["response_format"]["json_schema"]["schema"] == ACTION_SCHEMA
+    first = server.requests[0]["messages"][1]["content"]
+    shown = (BASELINE / "modules" / "completion" / "confirm_twice.py").read_text().strip()
+    assert "### completion/confirm_twice.py (active)" in first and shown in first
+    assert "tool_use/" not in first and "terminus_json" not in first
 
 
 async def test_an_editor_that_never_calls_done_or_keeps_failing_is_an_editor_failure(tmp_path):

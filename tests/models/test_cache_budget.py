@@ -1,12 +1,15 @@
 """Response cache and budget ledger, on real SQLite and real files."""
 
 import asyncio
+import hashlib
+import json
 
 import pytest
 
 from modularrsi.models.base import BudgetExceeded, Message
 from modularrsi.models.budget import BudgetLedger, MeteredModel
 from modularrsi.models.cache import CachedModel, ResponseCache, request_key
+from modularrsi.models.structured import response_schema
 from modularrsi.offline.scripted import ScriptedModel
 
 HI = [Message("user", "hello", "observation")]
@@ -29,6 +32,20 @@ def test_cache_key_depends_on_model_messages_and_settings():
     assert base != request_key("m2", HI)
     assert base != request_key("m", [Message("user", "hello!")])
     assert base != request_key("m", HI, {"temperature": 0.7})
+
+
+def test_cache_key_of_a_structured_call_names_its_schema():
+    """The same messages asked for under a JSON schema are another request (the schema shapes the reply);
+    a free-text request's key is what it was before schemas were keyed."""
+    free = request_key("m", HI)
+    with response_schema("a", {"type": "object"}):
+        shaped = request_key("m", HI)
+    with response_schema("b", {"type": "object", "required": ["x"]}):
+        other = request_key("m", HI)
+    assert len({free, shaped, other}) == 3
+    assert free == hashlib.sha256(json.dumps({"messages": [{"content": "hello", "role": "user"}], "model": "m",
+                                              "scope": {}, "settings": {}}, sort_keys=True,
+                                             separators=(",", ":")).encode()).hexdigest()
 
 
 def test_cache_key_names_the_attempt_so_k_attempts_never_collapse_into_one(tmp_path):

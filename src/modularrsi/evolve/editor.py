@@ -10,7 +10,10 @@ computed from the two directories, or raises :class:`EditorError` saying why it 
   :mod:`modularrsi.evolve.roles`): writes the catalogue mechanism whose text fits the request best,
   with its seeded share of deliberately bad patches.
 - :class:`LLMEditor` — any ChatModel in a small tool loop (``list``, ``read``, ``search``, ``write``,
-  ``edit``, ``activate``, ``done``; one JSON object per reply) over the module's files only. It is told
+  ``edit``, ``activate``, ``done``; one JSON object per reply, asked for with :data:`ACTION_SCHEMA` where
+  the endpoint takes a JSON schema, so a small local model's reply is always a well-formed tool call) over
+  the module's files only. Its first message shows the active files of the modules it may change, so it
+  need not spend turns finding them. It is told
   the import allowlist and the module contract; a ``done`` whose files the static checks refuse (the
   allowlist, banned constructs, the contract, a generation that does not load) or that changed nothing
   is answered with the refusal, and the editor repairs it within the same turn budget. A misused tool
@@ -44,9 +47,10 @@ from modularrsi.harness.library import (
 )
 from modularrsi.harness.protocols import CONTRACTS, MODULES
 from modularrsi.models.base import BudgetExceeded, ChatModel, Message, ModelError
-from modularrsi.util.jsontypes import Unvalidated
+from modularrsi.models.structured import response_schema
+from modularrsi.util.jsontypes import JSONSchema, Unvalidated
 
-__all__ = ["EditRequest", "Editor", "EditorError", "LLMEditor"]
+__all__ = ["ACTION_SCHEMA", "EditRequest", "Editor", "EditorError", "LLMEditor"]
 
 
 class EditorError(ValueError):
@@ -104,6 +108,19 @@ When you call done, your files are checked; a refusal comes back with its reason
 again."""
 
 
+def _tool(name: str, **fields: JSONSchema) -> JSONSchema:
+    return {"type": "object", "properties": {"tool": {"type": "string", "enum": [name]}, **fields},
+            "required": ["tool", *fields], "additionalProperties": False}
+
+
+_TEXT: JSONSchema = {"type": "string"}
+#: One tool call, as the system prompt lists them (sent as the ``response_format`` of every editor turn).
+ACTION_SCHEMA: JSONSchema = {"anyOf": [
+    _tool("list"), _tool("read", path=_TEXT), _tool("search", pattern=_TEXT),
+    _tool("write", path=_TEXT, content=_TEXT), _tool("edit", path=_TEXT, old=_TEXT, new=_TEXT),
+    _tool("activate", module=_TEXT, names={"type": "array", "items": _TEXT}), _tool("done", description=_TEXT)]}
+
+
 class LLMEditor:
     """A tool-using editor over any :class:`ChatModel`; at most ``max_turns`` replies per edit."""
 
@@ -124,13 +141,29 @@ class LLMEditor:
                 f"{d.summary}\n\nFindings:\n{findings}\n\nTrajectory excerpts:\n{excerpts}\n\n"
                 f"Evolution History of this module:\n{history}\n\n"
                 + (f"Other candidates for this direction already wrote {', '.join(request.avoid)}: write a "
-                   "different mechanism.\n\n" if request.avoid else "") + "Start with list or read.")
+                   "different mechanism.\n\n" if request.avoid else "")
+                + f"{self._shown(request)}Change the harness: write a new function file or edit one, "
+                  "activate it, then call done.")
         user = redact(user, d.tasks)  # reward-blind and task-blind: outcome lines and task names masked
         imports = ", ".join([*sorted(ALLOWED_STDLIB), *ALLOWED_IMPORTS])
         return [Message("system", SYSTEM.format(modules=", ".join(request.modules), contracts=contracts,
                                                 imports=imports),
                         purpose="editor_system"),
                 Message("user", user, purpose="editor_task")]
+
+    def _shown(self, request: EditRequest) -> str:
+        """The active files of the modules the editor may change, within ``max_read_chars`` in all."""
+        parent = load_generation(request.parent_dir)
+        sources, active, room, shown = read_sources(parent), parent.default_active(), self.max_read_chars, []
+        for module in request.modules:
+            for name in active.get(module, []):
+                text = sources.get(f"{module}/{name}", "")
+                if len(text) > room:
+                    shown.append(f"### {module}/{name}.py (active; not shown: read it)")
+                    continue
+                room -= len(text)
+                shown.append(f"### {module}/{name}.py (active)\n{text.rstrip()}")
+        return "The active files you may change:\n\n" + "\n\n".join(shown) + "\n\n" if shown else ""
 
     async def edit(self, request: EditRequest, staging_dir: Path) -> Proposal:
         if staging_dir.exists():
@@ -141,7 +174,8 @@ class LLMEditor:
         refusal = ""
         for _ in range(self.max_turns):
             try:
-                reply = (await self.model.complete(messages)).content
+                with response_schema("editor_action", ACTION_SCHEMA):
+                    reply = (await self.model.complete(messages)).content
             except BudgetExceeded:
                 raise  # the run stops and resumes here; not a failed edit
             except ModelError as exc:

@@ -1,12 +1,12 @@
 """An on-disk response cache keyed by the canonical request, so a resumed run does not pay twice.
 
-The key is the SHA-256 of the model name, the wire messages (no purpose tags), the settings that
-change the answer and the *attempt* asking (task, attempt index, seed): the K attempts of a task are
-K samples of a stochastic model, so they must not collapse into one answer because their first
-prompts are byte-identical (a deterministic environment makes them so). A resumed attempt asks with the
-same scope and so is answered from the cache. Values are the completion's content and token counts.
-SQLite in WAL mode: safe for many concurrent attempts in one process and across processes. Never
-stores API keys: only what ``Message.wire`` sends, the settings and the scope given here.
+The key is the SHA-256 of the model name, the wire messages (no purpose tags), the settings that change the
+answer, the JSON schema a structured call asks for (when one is in force) and the *attempt* asking (task,
+attempt index, seed): the K attempts of a task are K samples of a stochastic model, so they must not collapse
+into one answer because their first prompts are byte-identical (a deterministic environment makes them so). A
+resumed attempt asks with the same scope and so is answered from the cache. Values are the completion's
+content and token counts. SQLite in WAL mode: safe for many concurrent attempts in one process and across
+processes. Never stores API keys: only what ``Message.wire`` sends, the settings and the scope given here.
 
 *Replay* (common random numbers): a :class:`CachedModel` may also read the paired side's cache (the
 other generation's run on the same seed), opened read-only. While every request of the attempt so far
@@ -26,12 +26,18 @@ from dataclasses import replace
 from pathlib import Path
 
 from modularrsi.models.base import ChatModel, Completion, Message
+from modularrsi.models.structured import RESPONSE_SCHEMA
 
 
 def request_key(model: str, messages: list[Message], settings: dict | None = None, scope: dict | None = None) -> str:
-    """The cache key; ``scope`` names the attempt asking (``{"task", "attempt", "seed"}``)."""
-    canonical = json.dumps({"model": model, "messages": [m.wire() for m in messages], "settings": settings or {},
-                            "scope": scope or {}}, sort_keys=True, separators=(",", ":"), default=str)
+    """The cache key; ``scope`` names the attempt asking (``{"task", "attempt", "seed"}``). A reply asked for
+    under a JSON schema is another request than the same messages asked for as free text."""
+    request = {"model": model, "messages": [m.wire() for m in messages], "settings": settings or {},
+               "scope": scope or {}}
+    schema = RESPONSE_SCHEMA.get()
+    if schema is not None:
+        request["response_schema"] = schema
+    canonical = json.dumps(request, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 

@@ -79,6 +79,8 @@ class ExecutionConfig(BaseModel):
                                    "statistic carried (default 6 for sim, 4 otherwise).")
     min_rounds: int = Field(default=2, ge=1, description="Rounds before an acceptance (the anchors' harm side "
                             "is tested near the decision boundary, not skipped by an early stop).")
+    quiet_rounds: int | None = Field(default=3, ge=1, description="Undecided (statistic carried) after this many "
+                                     "rounds in a row without a discordant pair; None: run to the cap.")
     min_improved_tasks: int | None = Field(default=None, ge=1, description="Tasks with more fixes than breaks "
                                            "an acceptance needs (default 1 for sim, 2 otherwise).")
     steer_attempts: int = Field(default=3, ge=1, description="Fresh attempts per round of each evidence task "
@@ -86,7 +88,7 @@ class ExecutionConfig(BaseModel):
     anchor_weight: float = Field(default=2.0, ge=1, description="An anchor break counts this many times "
                                  "against (anchors stand for the pool outside the evidence).")
     screen: bool = Field(default=True, description="Replay screen before the confirm (needs the epoch's sample).")
-    screen_anchors: int = Field(default=6, ge=0, description="All-pass anchors the screen replays one attempt of.")
+    screen_anchors: int = Field(default=4, ge=0, description="All-pass anchors the screen replays one attempt of.")
     second_alpha_share: float = Field(default=0.5, gt=0, le=1, description="Racing: the runner-up candidate "
                                       "of a direction is confirmed at this share of alpha.")
 
@@ -101,7 +103,7 @@ class ExecutionConfig(BaseModel):
         return ConfirmRule(alpha=alpha * alpha_share, beta=self.beta, p1=self.p1,
                            max_rounds=self.max_rounds or (6 if simulated else 4), min_rounds=self.min_rounds,
                            min_improved_tasks=self.min_improved_tasks or (1 if simulated else 2),
-                           anchor_weight=self.anchor_weight)
+                           anchor_weight=self.anchor_weight, quiet_rounds=self.quiet_rounds)
 
 
 class ScreenPlan(BaseModel):
@@ -273,8 +275,10 @@ class ExecutionGate:
                    f"log LR {llr:.2f} (accept ≥ {rule.accept_at:.2f}, reject ≤ {rule.reject_at:.2f})")
         if decision == "accept":
             return GateVerdict.ok(GATE, summary, **details)
-        why = {"reject": "evidence against the change", "undecided": f"undecided after {rule.max_rounds} rounds "
-               "(statistic kept for the next epoch)"}[decision]
+        still = (f"undecided: no discordant pair in {tally.quiet} rounds in a row" if tally.rounds < rule.max_rounds
+                 else f"undecided after {rule.max_rounds} rounds")
+        why = {"reject": "evidence against the change", "undecided": f"{still} (statistic kept for the next epoch)"
+               }[decision]
         return GateVerdict.fail(GATE, f"{why} — {summary}", **details)
 
     async def check(self, proposal: Proposal, sample: Sample, known: RunResults | None = None) -> GateVerdict:

@@ -42,7 +42,7 @@ class Scenario:
     evidence: int = 3
     evidence_spread: float = 0.4  # probability of one more evidence task
     anchors: int = 4
-    screen_anchors: int = 6
+    screen_anchors: int = 4  # as ExecutionConfig.screen_anchors
     acts_on: float = 2 / 3
     fix: float = 0.0
     harm: float = 0.0

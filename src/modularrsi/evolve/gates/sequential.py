@@ -24,8 +24,11 @@ test may look after every round, stop early, be steered to some tasks and be con
 (:attr:`Tally.carried`) without inflating its level. Evidence and anchors enter the one statistic (an
 anchor break is a ``c`` like any other). Accepted at LR ≥ 1/α *and* with at least ``min_improved_tasks``
 tasks whose fixes outnumber their breaks (one task's repeated flips are not several tasks' evidence);
-rejected when LR ≤ β/(1 − α) (Wald's lower bound: evidence for ``p1`` is unlikely to come) or, undecided,
-when the rounds reach the cap. Operating characteristics: :mod:`.power`.
+rejected when LR ≤ β/(1 − α) (Wald's lower bound: evidence for ``p1`` is unlikely to come); undecided when
+the rounds reach the cap, or when ``quiet_rounds`` rounds in a row gave no discordant pair (a change that
+moves nothing on fresh pairs is not paid for further now; its statistic is carried like any undecided one).
+Stopping without accepting, for whatever reason, can only lower the chance of an acceptance, so neither
+stop touches the level. Operating characteristics: :mod:`.power`.
 """
 
 from __future__ import annotations
@@ -91,10 +94,12 @@ class Tally(BaseModel):
     pairs: int = 0
     rounds: int = 0
     carried: int = 0
+    quiet: int = Field(default=0, description="Rounds in a row, up to the last, without a discordant pair.")
 
     def add(self, pairs: Iterable[PairLike], anchors: Iterable[str] = ()) -> Tally:
         """This tally with one more round of pairs (``anchors``: the anchor tasks' names)."""
         anchors = set(anchors)
+        pairs = list(pairs)
         b, c, anchor_c, n, net = self.b, self.c, self.anchor_c, self.pairs, dict(self.net)
         anchor_pairs = self.anchor_pairs
         for p in pairs:
@@ -104,12 +109,14 @@ class Tally(BaseModel):
                 b, c = b + p.staging, c + p.parent
                 anchor_c += p.parent and p.task in anchors
                 net[p.task] = net.get(p.task, 0) + (1 if p.staging else -1)
+        moved = any(p.parent != p.staging for p in pairs)
         return self.model_copy(update={"b": b, "c": c, "anchor_c": anchor_c, "anchor_pairs": anchor_pairs,
-                                       "pairs": n, "net": net, "rounds": self.rounds + 1})
+                                       "pairs": n, "net": net, "rounds": self.rounds + 1,
+                                       "quiet": 0 if moved else self.quiet + 1})
 
     def resumed(self) -> Tally:
         """This tally carried into a new confirm: its rounds no longer count against the new cap."""
-        return self.model_copy(update={"carried": self.carried + self.rounds, "rounds": 0})
+        return self.model_copy(update={"carried": self.carried + self.rounds, "rounds": 0, "quiet": 0})
 
     @property
     def improved_tasks(self) -> int:
@@ -133,6 +140,8 @@ class ConfirmRule(BaseModel):
     min_improved_tasks: int = Field(ge=1)
     anchor_weight: float = Field(default=1.0, ge=1)
     min_rounds: int = Field(default=1, ge=1)
+    quiet_rounds: int | None = Field(default=None, ge=1, description="Undecided after this many rounds in a row "
+                                     "without a discordant pair (None: only the cap stops it undecided).")
 
     @property
     def accept_at(self) -> float:
@@ -144,14 +153,16 @@ class ConfirmRule(BaseModel):
 
 
 def confirm_rule(tally: Tally, rule: ConfirmRule) -> Decision:
-    """Accept, reject, go on with another round, or stop undecided at the cap (a reject that is carried)."""
+    """Accept, reject, go on with another round, or stop undecided (at the cap, or after ``quiet_rounds``
+    rounds without a discordant pair): a reject whose statistic is carried."""
     llr = tally.log_lr(rule.p1, rule.anchor_weight)
     if (llr >= rule.accept_at and tally.improved_tasks >= rule.min_improved_tasks
             and tally.rounds + tally.carried >= rule.min_rounds):
         return "accept"
     if llr <= rule.reject_at:
         return "reject"
-    return "undecided" if tally.rounds >= rule.max_rounds else "continue"
+    quiet = rule.quiet_rounds is not None and tally.quiet >= rule.quiet_rounds
+    return "undecided" if tally.rounds >= rule.max_rounds or quiet else "continue"
 
 
 def rounds_needed(rule: ConfirmRule) -> int:
