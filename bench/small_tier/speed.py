@@ -1,17 +1,19 @@
 """Attempts per hour of the local model at concurrency 1, 2 and 4 on the same tasks, resumable.
 
     python bench/small_tier/speed.py [--tasks T...] [-k 1] [--levels 1 2 4] [--spec ngram_mod none]
-        [--out runs/small-tier/speed]
+        [--threads 2 1] [--out runs/small-tier/speed]
 
 One ``modularrsi run`` of gen_0 per server setting and concurrency level on the same small-tier tasks (K
-attempts each, the settings of ``bench/small_tier/agent.yaml``). For each ``--spec`` (speculative decoding
-of ``bench/small_tier/serve.py``, or ``none``; ``ngram_mod:16`` drafts at most 16 tokens at once) it
-starts that server on 127.0.0.1:8081 with as many slots as the highest level, runs the levels, and stops
-it; with ``--spec external`` it uses whatever server already answers there. Each run directory is
-``OUT/<spec>/c<level>``; running again finishes an interrupted run and reuses the finished ones. Printed
-per run, from the trials themselves (``replies.py``): attempts per hour of wall time, completion tokens
-per hour (steadier than attempts: the model's attempts differ in length), the prefix-cache share, and
-both rates as ratios to the first row (the lowest level of the first setting).
+attempts each, the settings of ``bench/small_tier/agent.yaml``). For each ``--spec`` (speculative decoding of
+``bench/small_tier/serve.py``, or ``none``; ``ngram_mod:16`` drafts at most 16 tokens at once) it starts that
+server on 127.0.0.1:8081 with as many slots as the highest level, runs the levels, and stops it; with ``--spec
+external`` it uses whatever server already answers there. ``--threads`` sets the server's CPU threads (each
+value its own server; generation is memory-bound, and on a shared 2-core machine a second thread waits on the
+other process). Each run directory is ``OUT/<spec>/c<level>`` (``OUT/<spec>-t<threads>/c<level>`` when
+``--threads`` is given); running again finishes an interrupted run and reuses the finished ones. Printed per
+run, from the trials themselves (``replies.py``): attempts per hour of wall time, completion tokens per hour
+(steadier than attempts: the model's attempts differ in length), the prefix-cache share, and both rates as
+ratios to the first row (the lowest level of the first setting).
 """
 
 from __future__ import annotations
@@ -43,9 +45,9 @@ def answering() -> bool:
 
 
 @contextmanager
-def server(spec: str, slots: int, log: Path):
-    """``serve.py`` with this speculative decoding and ``slots`` slots for the duration, or (``external``)
-    whatever answers already."""
+def server(spec: str, slots: int, log: Path, threads: int | None = None):
+    """``serve.py`` with this speculative decoding, ``slots`` slots (and ``threads`` CPU threads) for the
+    duration, or (``external``) whatever answers already."""
     if spec == "external":
         if not answering():
             sys.exit(f"error: --spec external: nothing answers on {SERVER}")
@@ -58,7 +60,8 @@ def server(spec: str, slots: int, log: Path):
     with log.open("w") as sink:
         kind, _, draft = spec.partition(":")
     process = subprocess.Popen([str(home / "venv" / "bin" / "python"), str(ROOT / "bench/small_tier/serve.py"),
-                                "--spec", kind, "--parallel", str(slots), *(["--draft-max", draft] if draft else [])],
+                                "--spec", kind, "--parallel", str(slots), *(["--draft-max", draft] if draft else []),
+                                *(["--threads", str(threads)] if threads else [])],
                                stdout=sink, stderr=subprocess.STDOUT)
     try:
         for _ in range(240):
@@ -91,21 +94,25 @@ def main() -> int:
     parser.add_argument("--levels", nargs="+", type=int, default=[1, 2, 4])
     parser.add_argument("--spec", nargs="+", default=["ngram_mod"],
                         help="serve.py's speculative decoding per server (none: off; external: the running one)")
+    parser.add_argument("--threads", nargs="+", type=int, help="serve.py's CPU threads per server (default: "
+                        "its own, the machine's cores)")
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "small-tier" / "speed")
     args = parser.parse_args()
     rows = []
     for spec in args.spec:
-        with server(spec, max(args.levels), args.out / spec / "server.log"):
-            for level in sorted(args.levels):
-                run_dir = run_level(level, args.tasks, args.k, args.out / spec / f"c{level}")
-                figures = summary([row for trial in trials_under(run_dir) if (row := attempt(trial, 1024))])
-                tokens_per_hour = figures["completion_tokens_per_attempt"] * figures["attempts"] / figures["wall_hours"]
-                rows.append((f"{spec} c{level}", figures, tokens_per_hour))
+        for threads in args.threads or [None]:
+            name = f"{spec}-t{threads}" if threads else spec
+            with server(spec, max(args.levels), args.out / name / "server.log", threads):
+                for level in sorted(args.levels):
+                    run_dir = run_level(level, args.tasks, args.k, args.out / name / f"c{level}")
+                    figures = summary([row for trial in trials_under(run_dir) if (row := attempt(trial, 1024))])
+                    per_hour = figures["completion_tokens_per_attempt"] * figures["attempts"] / figures["wall_hours"]
+                    rows.append((f"{name} c{level}", figures, per_hour))
     base = rows[0]
-    print(f"{'server, level':>15} {'attempts':>8} {'att/h':>7} {'ratio':>6} {'tok/h':>8} {'ratio':>6} {'cached':>6} "
+    print(f"{'server, level':>18} {'attempts':>8} {'att/h':>7} {'ratio':>6} {'tok/h':>8} {'ratio':>6} {'cached':>6} "
           f"{'passed':>6}")
     for level, figures, tokens_per_hour in rows:
-        print(f"{level:>15} {figures['attempts']:>8} {figures['attempts_per_hour']:>7.2f} "
+        print(f"{level:>18} {figures['attempts']:>8} {figures['attempts_per_hour']:>7.2f} "
               f"{figures['attempts_per_hour'] / base[1]['attempts_per_hour']:>6.2f} {tokens_per_hour:>8.0f} "
               f"{tokens_per_hour / base[2]:>6.2f} {figures['prefix_cached_share']:>6.3f} {figures['passed']:>6}")
     return 0

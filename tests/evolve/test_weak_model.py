@@ -165,8 +165,9 @@ async def test_a_refused_edit_goes_back_to_the_editor_and_is_repaired(tmp_path):
 
 async def test_every_editor_turn_asks_for_one_tool_call_by_json_schema_and_sees_the_modules_files(tmp_path):
     """A small local model decodes under the schema, so its reply is always a well-formed tool call; every tool
-    the system prompt lists fits the schema and a reply missing a field does not. The first message shows the
-    active files of the module it may change (and no other module's)."""
+    the system prompt lists fits the schema and a reply missing a field does not. The system prompt gives each
+    contract's signature and the shape of a function file; the first message shows the active files of the
+    module it may change (and no other module's)."""
     calls = [{"tool": "list"}, {"tool": "read", "path": "completion/confirm_twice.py"},
              {"tool": "search", "pattern": "claim"}, {"tool": "write", "path": "completion/note_errors.py",
                                                       "content": GOOD_FN},
@@ -187,10 +188,26 @@ async def test_every_editor_turn_asks_for_one_tool_call_by_json_schema_and_sees_
         assert sent["response_format"]["type"] == "json_schema"
         assert sent["response_format"]["json_schema"]["name"] == "editor_action"
         assert sent["response_format"]["json_schema"]["schema"] == ACTION_SCHEMA
+    system = server.requests[0]["messages"][0]["content"]
+    assert "completion additive: check(reply, output, ctx) -> str | None" in system and "(optional)" not in system
+    assert 'MODULE = "completion"\nROLE = "additive"' in system and "def check(reply, output, ctx):" in system
     first = server.requests[0]["messages"][1]["content"]
     shown = (BASELINE / "modules" / "completion" / "confirm_twice.py").read_text().strip()
     assert "### completion/confirm_twice.py (active)" in first and shown in first
     assert "tool_use/" not in first and "terminus_json" not in first
+    results = [m["content"] for m in server.requests[-1]["messages"] if m["role"] == "user"][1:]
+    assert results[3].startswith("wrote completion/note_errors.py") and "in place of" not in results[3]
+
+
+async def test_writing_over_an_existing_file_is_pointed_out(tmp_path):
+    """A small model tends to copy the file it was shown over itself; the tool result says what that did."""
+    shown = (BASELINE / "modules" / "completion" / "confirm_twice.py").read_text()
+    turns = [json.dumps({"tool": "write", "path": "completion/confirm_twice.py", "content": shown + "\n# same\n"}),
+             json.dumps({"tool": "done", "description": DESCRIPTION})]
+    with FakeOpenAIServer(turns) as server:
+        await LLMEditor(llm(server), max_turns=2).edit(request(), tmp_path / "staging")
+    result = server.requests[-1]["messages"][-1]["content"]
+    assert "in place of the existing file (a new mechanism goes in a new file)" in result
 
 
 async def test_an_editor_that_never_calls_done_or_keeps_failing_is_an_editor_failure(tmp_path):

@@ -45,7 +45,7 @@ from modularrsi.harness.library import (
     read_sources,
     write_generation,
 )
-from modularrsi.harness.protocols import CONTRACTS, MODULES
+from modularrsi.harness.protocols import CONTRACTS, MODULES, contract, type_text
 from modularrsi.models.base import BudgetExceeded, ChatModel, Message, ModelError
 from modularrsi.models.structured import response_schema
 from modularrsi.util.jsontypes import JSONSchema, Unvalidated
@@ -87,8 +87,13 @@ class Editor(Protocol):
 # ---------------------------------------------------------------------------------------------- LLM editor
 SYSTEM = """You improve one module of an LLM agent harness. The harness is a set of Python function files;
 each file declares MODULE, ROLE ("core" or "additive"), DESCRIPTION, PARAMETERS and the callables of its
-contract. You may change only these modules: {modules}. Contracts (callable: required):
+contract. You may change only these modules: {modules}. Contracts (a "core" function replaces the module's
+one core function; "additive" functions are applied in order after it, so a new mechanism is usually an
+additive file activated after the existing ones):
 {contracts}
+
+A function file looks like this (the names in capitals are required; the callable is the contract's):
+{example}
 
 Answer with exactly one JSON object per message, one of:
 {{"tool": "list"}}
@@ -96,7 +101,8 @@ Answer with exactly one JSON object per message, one of:
 {{"tool": "search", "pattern": "<regex>"}}
 {{"tool": "write", "path": "<module>/<name>.py", "content": "<whole file>"}}
 {{"tool": "edit", "path": "<module>/<name>.py", "old": "<exact text>", "new": "<replacement>"}}
-{{"tool": "activate", "module": "<module>", "names": ["<name>", ...]}}   (the module's active functions, in order)
+{{"tool": "activate", "module": "<module>", "names": ["<name>", ...]}}   (the module's active files by name, without
+  ".py", in order: keep the existing ones and add yours)
 {{"tool": "done", "description": "<one causal account: the behaviour observed in the runs, because of what in
   the harness, and how the change leads to different behaviour>"}}
 The change must be generic: no task names, task-specific paths or constants tuned to one case.
@@ -129,8 +135,7 @@ class LLMEditor:
         self.name = f"llm-editor:{model.name}"
 
     def prompt(self, request: EditRequest) -> list[Message]:
-        contracts = "\n".join(f"  {m}/{role}: " + ", ".join(c + ("" if required else " (optional)")
-                                                            for c, required in calls.items())
+        contracts = "\n".join(f"  {m} {role}: " + "; ".join(contract(c).signature().replace("``", "") for c in calls)
                               for (m, role), calls in CONTRACTS.items() if m in request.modules)
         d = request.direction
         findings = "\n".join(f"- {f.divergence} | suggested: {f.suggested_change}" for f in d.findings[:8])
@@ -142,12 +147,11 @@ class LLMEditor:
                 f"Evolution History of this module:\n{history}\n\n"
                 + (f"Other candidates for this direction already wrote {', '.join(request.avoid)}: write a "
                    "different mechanism.\n\n" if request.avoid else "")
-                + f"{self._shown(request)}Change the harness: write a new function file or edit one, "
-                  "activate it, then call done.")
+                + f"{self._shown(request)}{_what_to_do(d.module)}")
         user = redact(user, d.tasks)  # reward-blind and task-blind: outcome lines and task names masked
         imports = ", ".join([*sorted(ALLOWED_STDLIB), *ALLOWED_IMPORTS])
         return [Message("system", SYSTEM.format(modules=", ".join(request.modules), contracts=contracts,
-                                                imports=imports),
+                                                imports=imports, example=example_file(request.modules[0])),
                         purpose="editor_system"),
                 Message("user", user, purpose="editor_task")]
 
@@ -212,6 +216,28 @@ class LLMEditor:
         except GenerationError as exc:  # nothing is written; the message names the file
             return f"the edited generation does not load: {exc}"
         return ""
+
+
+def _what_to_do(module: str) -> str:
+    """The closing instruction: a new additive file where the module takes one, else an edit of its core."""
+    if (module, "additive") in CONTRACTS:
+        calls = ", ".join(CONTRACTS[(module, "additive")])
+        return (f"Write a NEW additive file {module}/<new_name>.py whose {calls} carries out the suggested change "
+                f"(do not copy an existing file), activate it after the module's active files, then call done.")
+    return (f"Edit {module}'s core file so that it carries out the suggested change (edit replaces exact text; "
+            "write replaces the whole file), then call done.")
+
+
+def example_file(module: str) -> str:
+    """The shape of a function file of ``module`` (its additive role where it has one): declarations and
+    the contract's callables, bodies left to the editor."""
+    role = "additive" if (module, "additive") in CONTRACTS else "core"
+    calls = [contract(name) for name in CONTRACTS[(module, role)]]
+    defs = "\n\n\n".join(f"{'async ' if c.is_async else ''}def {c.name}({', '.join(c.params)}):\n"
+                          f"    ...  # returns {type_text(c.returns)}" for c in calls)
+    return (f'"""<what the function does, in one line>"""\n\nMODULE = "{module}"\nROLE = "{role}"\n'
+            f'DESCRIPTION = "<the behaviour it changes, and why>"\nPARAMETERS = {{}}  # settings read as '
+            f'ctx.params["name"]\n\n\n{defs}')
 
 
 def _last(refusal: str) -> str:
@@ -298,9 +324,11 @@ class _Workspace:
             return "\n".join(hits[:50]) or "no match"
         if tool == "write":
             key = self._key(action.get("path"))
+            existed = key in self.sources
             self.sources[key] = str(action.get("content", ""))
             self.edited.add(key)
-            return f"wrote {key}.py ({len(self.sources[key])} chars)"
+            replaced = " in place of the existing file (a new mechanism goes in a new file)" if existed else ""
+            return f"wrote {key}.py ({len(self.sources[key])} chars){replaced}"
         if tool == "edit":
             key = self._key(action.get("path"))
             old, new = str(action.get("old", "")), str(action.get("new", ""))
