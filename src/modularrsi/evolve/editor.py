@@ -10,15 +10,15 @@ computed from the two directories, or raises :class:`EditorError` saying why it 
   :mod:`modularrsi.evolve.roles`): writes the catalogue mechanism whose text fits the request best,
   with its seeded share of deliberately bad patches.
 - :class:`LLMEditor` — any ChatModel in a small tool loop (``list``, ``read``, ``search``, ``write``,
-  ``edit``, ``activate``, ``done``; one JSON object per reply, asked for with :data:`ACTION_SCHEMA` where
-  the endpoint takes a JSON schema, so a small local model's reply is always a well-formed tool call) over
-  the module's files only. Its first message shows the active files of the modules it may change, so it
-  need not spend turns finding them. It is told
-  the import allowlist and the module contract; a ``done`` whose files the static checks refuse (the
-  allowlist, banned constructs, the contract, a generation that does not load) or that changed nothing
-  is answered with the refusal, and the editor repairs it within the same turn budget. A misused tool
-  gets an error line back. Running out of turns, or a failed model call, is an :class:`EditorError`
-  naming the last refusal.
+  ``edit``, ``activate``, ``done``; one JSON object per reply, asked for by JSON schema where the endpoint
+  takes one, so a small local model's reply is always a well-formed tool call; what it is told is
+  :mod:`modularrsi.evolve.editor_prompt`) over the module's files only. Its first message shows the active
+  files of the modules it may change, so it need not spend turns finding them. It is told the import
+  allowlist and the module contracts; a ``done`` whose files the static checks refuse (the allowlist,
+  banned constructs, the contract, a generation that does not load) or that changed nothing is answered
+  with the refusal, and the editor repairs it within the same turn budget. A misused tool gets an error
+  line back. Running out of turns, or a failed model call, is an :class:`EditorError` naming the last
+  refusal.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from modularrsi.evolve.editor_prompt import ACTION_SCHEMA, SYSTEM, example_file, what_to_do
 from modularrsi.evolve.findings import Direction
 from modularrsi.evolve.gates.constructs import ConstructRules, construct_problems
 from modularrsi.evolve.gates.review import redact
@@ -45,10 +46,10 @@ from modularrsi.harness.library import (
     read_sources,
     write_generation,
 )
-from modularrsi.harness.protocols import CONTRACTS, MODULES, contract, type_text
+from modularrsi.harness.protocols import CONTRACTS, MODULES, contract
 from modularrsi.models.base import BudgetExceeded, ChatModel, Message, ModelError
 from modularrsi.models.structured import response_schema
-from modularrsi.util.jsontypes import JSONSchema, Unvalidated
+from modularrsi.util.jsontypes import Unvalidated
 
 __all__ = ["ACTION_SCHEMA", "EditRequest", "Editor", "EditorError", "LLMEditor"]
 
@@ -85,48 +86,6 @@ class Editor(Protocol):
 
 
 # ---------------------------------------------------------------------------------------------- LLM editor
-SYSTEM = """You improve one module of an LLM agent harness. The harness is a set of Python function files;
-each file declares MODULE, ROLE ("core" or "additive"), DESCRIPTION, PARAMETERS and the callables of its
-contract. You may change only these modules: {modules}. Contracts (a "core" function replaces the module's
-one core function; "additive" functions are applied in order after it, so a new mechanism is usually an
-additive file activated after the existing ones):
-{contracts}
-
-A function file looks like this (the names in capitals are required; the callable is the contract's):
-{example}
-
-Answer with exactly one JSON object per message, one of:
-{{"tool": "list"}}
-{{"tool": "read", "path": "<module>/<name>.py"}}
-{{"tool": "search", "pattern": "<regex>"}}
-{{"tool": "write", "path": "<module>/<name>.py", "content": "<whole file>"}}
-{{"tool": "edit", "path": "<module>/<name>.py", "old": "<exact text>", "new": "<replacement>"}}
-{{"tool": "activate", "module": "<module>", "names": ["<name>", ...]}}   (the module's active files by name, without
-  ".py", in order: keep the existing ones and add yours)
-{{"tool": "done", "description": "<one causal account: the behaviour observed in the runs, because of what in
-  the harness, and how the change leads to different behaviour>"}}
-The change must be generic: no task names, task-specific paths or constants tuned to one case.
-Functions may import ONLY these modules: {imports}. Anything else (os, sys, subprocess, pathlib, time,
-shutil, io, ...) is refused, and so is naming open, eval, exec, getattr, type or other builtins that reach
-files or attributes by name, or any attribute starting with "_". Functions reach the terminal and the
-model only through ctx (ctx.terminal, ctx.model, ctx.state, ctx.params, ctx.memo, ctx.history).
-When you call done, your files are checked; a refusal comes back with its reason: fix it and call done
-again."""
-
-
-def _tool(name: str, **fields: JSONSchema) -> JSONSchema:
-    return {"type": "object", "properties": {"tool": {"type": "string", "enum": [name]}, **fields},
-            "required": ["tool", *fields], "additionalProperties": False}
-
-
-_TEXT: JSONSchema = {"type": "string"}
-#: One tool call, as the system prompt lists them (sent as the ``response_format`` of every editor turn).
-ACTION_SCHEMA: JSONSchema = {"anyOf": [
-    _tool("list"), _tool("read", path=_TEXT), _tool("search", pattern=_TEXT),
-    _tool("write", path=_TEXT, content=_TEXT), _tool("edit", path=_TEXT, old=_TEXT, new=_TEXT),
-    _tool("activate", module=_TEXT, names={"type": "array", "items": _TEXT}), _tool("done", description=_TEXT)]}
-
-
 class LLMEditor:
     """A tool-using editor over any :class:`ChatModel`; at most ``max_turns`` replies per edit."""
 
@@ -147,7 +106,7 @@ class LLMEditor:
                 f"Evolution History of this module:\n{history}\n\n"
                 + (f"Other candidates for this direction already wrote {', '.join(request.avoid)}: write a "
                    "different mechanism.\n\n" if request.avoid else "")
-                + f"{self._shown(request)}{_what_to_do(d.module)}")
+                + f"{self._shown(request)}{what_to_do(d.module)}")
         user = redact(user, d.tasks)  # reward-blind and task-blind: outcome lines and task names masked
         imports = ", ".join([*sorted(ALLOWED_STDLIB), *ALLOWED_IMPORTS])
         return [Message("system", SYSTEM.format(modules=", ".join(request.modules), contracts=contracts,
@@ -216,28 +175,6 @@ class LLMEditor:
         except GenerationError as exc:  # nothing is written; the message names the file
             return f"the edited generation does not load: {exc}"
         return ""
-
-
-def _what_to_do(module: str) -> str:
-    """The closing instruction: a new additive file where the module takes one, else an edit of its core."""
-    if (module, "additive") in CONTRACTS:
-        calls = ", ".join(CONTRACTS[(module, "additive")])
-        return (f"Write a NEW additive file {module}/<new_name>.py whose {calls} carries out the suggested change "
-                f"(do not copy an existing file), activate it after the module's active files, then call done.")
-    return (f"Edit {module}'s core file so that it carries out the suggested change (edit replaces exact text; "
-            "write replaces the whole file), then call done.")
-
-
-def example_file(module: str) -> str:
-    """The shape of a function file of ``module`` (its additive role where it has one): declarations and
-    the contract's callables, bodies left to the editor."""
-    role = "additive" if (module, "additive") in CONTRACTS else "core"
-    calls = [contract(name) for name in CONTRACTS[(module, role)]]
-    defs = "\n\n\n".join(f"{'async ' if c.is_async else ''}def {c.name}({', '.join(c.params)}):\n"
-                          f"    ...  # returns {type_text(c.returns)}" for c in calls)
-    return (f'"""<what the function does, in one line>"""\n\nMODULE = "{module}"\nROLE = "{role}"\n'
-            f'DESCRIPTION = "<the behaviour it changes, and why>"\nPARAMETERS = {{}}  # settings read as '
-            f'ctx.params["name"]\n\n\n{defs}')
 
 
 def _last(refusal: str) -> str:
