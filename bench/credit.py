@@ -17,15 +17,22 @@ gen_0 on a few held-out tasks, and scores what each promoted:
 - load timeouts = proposals the static gate refused because loading the generation took longer than its
   limit — a sign the machine was overloaded, not a verdict on the change (run fewer at once).
 
+Each finished run's score (and each world's best reachable gain) is also written to ``--results``
+(default ``bench/results/credit/``), under a key of the bench's settings and the package's source: commit
+those files and the bench goes on from them on another machine, running only what is missing; a code
+change starts a new key, so no score is reused across code.
+
 The evolution reads no ground truth: the world reaches only the agent model, through its name. Numbers
 from ``sim`` say the machinery works, not what a real model would gain.
 
     python bench/credit.py [--worlds 8] [--tasks 3] [--heldout 3] [-k 2] [--evidence 8] [--alpha A] [--parallel 2]
+        [--epochs 1] [--directions 1] [--candidates 1] [--results bench/results/credit]
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -91,13 +98,14 @@ def cli(*args: str, log: Path) -> None:
 
 
 def evolve(world: SimWorld, method: str, tasks: list[Path], heldout: list[Path], k: int, n: int, out: Path,
-           alpha: float | None = None, evidence: int = 8, candidates: int = 1) -> Path:
+           alpha: float | None = None, evidence: int = 8, candidates: int = 1, epochs: int = 1,
+           directions: int = 1) -> Path:
     run = out / f"w{world.seed}-{method}"
     gates: dict = {"anchors": 1, "max_evidence_tasks": evidence, **({"execution": {"alpha": alpha}} if alpha else {})}
-    config = {"tasks": [str(t) for t in tasks], "model": f"sim:world-{world.seed}", "epochs": 1, "k": k,
+    config = {"tasks": [str(t) for t in tasks], "model": f"sim:world-{world.seed}", "epochs": epochs, "k": k,
               "concurrency": n, "seed": world.seed, "eval_tasks": [str(t) for t in heldout], "eval_k": k,
-              "max_directions": 1, "editor": {"retries": 0, "candidates": candidates}, "aggregate": {"min_support": 1},
-              "gates": gates}
+              "max_directions": directions, "editor": {"retries": 0, "candidates": candidates},
+              "aggregate": {"min_support": 1}, "gates": gates}
     (out / f"{run.name}.yaml").write_text(yaml.safe_dump(config))
     if not (run / "eval" / "eval.json").is_file():
         fresh = ["--config", str(out / f"{run.name}.yaml"), "--out", str(run), *METHODS[method]]
@@ -205,6 +213,40 @@ def proposal_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def settings_of(args: argparse.Namespace) -> dict:
+    """The settings a score depends on (worlds are the first N drawn, so any N shares them)."""
+    return {name: getattr(args, name) for name in ("tasks", "heldout", "k", "alpha", "evidence", "candidates",
+                                                   "epochs", "directions")}
+
+
+def results_key(args: argparse.Namespace) -> str:
+    """The settings a score depends on, and the package's source: one directory of committed scores each."""
+    digest = hashlib.sha256(json.dumps(settings_of(args), sort_keys=True).encode())
+    for path in sorted((REPO / "src" / "modularrsi").rglob("*.py")):
+        digest.update(path.relative_to(REPO).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+class Scores:
+    """Committed score rows: ``<results>/<key>/settings.json`` and one JSON file per finished run or world."""
+
+    def __init__(self, root: Path, key: str, settings: dict):
+        self.dir = root / key
+        self.dir.mkdir(parents=True, exist_ok=True)
+        if not (self.dir / "settings.json").is_file():
+            self.put("settings", settings)
+
+    def get(self, name: str) -> dict | float | None:
+        path = self.dir / f"{name}.json"
+        return json.loads(path.read_text()) if path.is_file() else None
+
+    def put(self, name: str, value: dict | float) -> None:
+        path = self.dir / f"{name}.json"
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(value, indent=2, sort_keys=True) + "\n")
+        tmp.replace(path)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--worlds", type=int, default=8)
@@ -220,6 +262,10 @@ def main() -> None:
     ap.add_argument("--evidence", type=int, default=8, help="most evidence tasks the execution gate runs per "
                     "proposal; a one-sided test at level alpha needs at least log2(1/alpha) improved tasks")
     ap.add_argument("--candidates", type=int, default=1, help="racing: candidate mechanisms per direction")
+    ap.add_argument("--epochs", type=int, default=1, help="epochs per lane")
+    ap.add_argument("--directions", type=int, default=1, help="directions tried per lane and epoch")
+    ap.add_argument("--results", type=Path, default=REPO / "bench" / "results" / "credit",
+                    help="committed scores: finished runs found here are not run again")
     ap.add_argument("--score-only", action="store_true", help="score the finished runs under --out; run nothing")
     args = ap.parse_args()
     start = time.monotonic()
@@ -228,24 +274,40 @@ def main() -> None:
     tasks, heldout = pick_tasks(REPO / "tasks" / "pool", args.tasks, 0), pick_tasks(REPO / "tasks" / "heldout",
                                                                                   args.heldout, 0)
     print(f"evolution tasks: {', '.join(t.name for t in tasks)}; held-out: {', '.join(t.name for t in heldout)}")
+    key = results_key(args)
+    scores = Scores(args.results, key, {"key": key, **settings_of(args), "evolution_tasks": [t.name for t in tasks],
+                                        "heldout_tasks": [t.name for t in heldout]})
 
     def one(job: tuple[SimWorld, str]) -> dict | None:
         world, method = job
         run = args.out / f"w{world.seed}-{method}"
+        kept = scores.get(run.name)
+        if isinstance(kept, dict):
+            return kept
         if args.score_only and (best[world.seed] is None or not (run / "eval" / "eval.json").is_file()):
             return None
         try:
             run = evolve(world, method, tasks, heldout, args.k, args.n, args.out, args.alpha, args.evidence,
-                         args.candidates)
+                         args.candidates, args.epochs, args.directions)
         except RuntimeError as exc:  # a run that failed (e.g. the machine too loaded to load a library)
             print(f"world {world.seed} {method}: {exc}; left out of the table", flush=True)
             return None
-        return {"method": method, **score(run, world, best[world.seed])}
+        row = {"method": method, **score(run, world, best[world.seed])}
+        scores.put(run.name, row)
+        return row
+
+    def best_of(world: SimWorld) -> float | None:
+        kept = scores.get(f"w{world.seed}-best")
+        if isinstance(kept, (int, float)):
+            return float(kept)
+        if args.score_only and not (args.out / f"w{world.seed}-best-eval" / "eval.json").is_file():
+            return None
+        gain = best_gain(world, heldout, args.k, args.n, args.out)
+        scores.put(f"w{world.seed}-best", gain)
+        return gain
 
     with ThreadPoolExecutor(args.parallel) as pool:
-        best = dict(zip([w.seed for w in worlds], pool.map(
-            lambda w: None if args.score_only and not (args.out / f"w{w.seed}-best-eval" / "eval.json").is_file()
-            else best_gain(w, heldout, args.k, args.n, args.out), worlds), strict=True))
+        best = dict(zip([w.seed for w in worlds], pool.map(best_of, worlds), strict=True))
         rows = [r for r in pool.map(one, [(w, m) for w in worlds for m in args.methods]) if r is not None]
     (args.out / "credit.json").write_text(json.dumps(rows, indent=2) + "\n")
     for r in rows:
