@@ -22,26 +22,14 @@ import argparse
 import os
 import subprocess
 import sys
-import time
-import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
+from local_server import URL, answering, serving
 from replies import attempt, summary, trials_under
 
 ROOT = Path(__file__).resolve().parents[2]
 TASKS = ("csv-sum-paid-invoices", "git-init-first-commit", "csv-dedupe-signups", "deploy-scripts-exec-bits")
-
-
-SERVER = "http://127.0.0.1:8081/v1/models"
-
-
-def answering() -> bool:
-    try:
-        with urllib.request.urlopen(SERVER, timeout=5):
-            return True
-    except OSError:
-        return False
 
 
 @contextmanager
@@ -50,30 +38,13 @@ def server(spec: str, slots: int, log: Path, threads: int | None = None):
     duration, or (``external``) whatever answers already."""
     if spec == "external":
         if not answering():
-            sys.exit(f"error: --spec external: nothing answers on {SERVER}")
+            sys.exit(f"error: --spec external: nothing answers on {URL}")
         yield
         return
-    if answering():
-        sys.exit(f"error: a server already answers on {SERVER}; stop it, or measure it with --spec external")
-    home = Path(os.environ.get("LOCAL_MODEL_HOME", Path.home() / ".cache" / "local-model"))
-    log.parent.mkdir(parents=True, exist_ok=True)
-    with log.open("w") as sink:
-        kind, _, draft = spec.partition(":")
-    process = subprocess.Popen([str(home / "venv" / "bin" / "python"), str(ROOT / "bench/small_tier/serve.py"),
-                                "--spec", kind, "--parallel", str(slots), *(["--draft-max", draft] if draft else []),
-                                *(["--threads", str(threads)] if threads else [])],
-                               stdout=sink, stderr=subprocess.STDOUT)
-    try:
-        for _ in range(240):
-            if answering():
-                break
-            if process.poll() is not None:
-                sys.exit(f"error: serve.py --spec {spec} exited; see {log}")
-            time.sleep(1)
+    kind, _, draft = spec.partition(":")
+    with serving(["--spec", kind, "--parallel", str(slots), *(["--draft-max", draft] if draft else []),
+                  *(["--threads", str(threads)] if threads else [])], log):
         yield
-    finally:
-        process.terminate()
-        process.wait(timeout=60)
 
 
 def run_level(level: int, tasks: list[str], k: int, run_dir: Path) -> Path:
