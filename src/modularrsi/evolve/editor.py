@@ -110,7 +110,7 @@ class LLMEditor:
         user = redact(user, d.tasks)  # reward-blind and task-blind: outcome lines and task names masked
         imports = ", ".join([*sorted(ALLOWED_STDLIB), *ALLOWED_IMPORTS])
         return [Message("system", SYSTEM.format(modules=", ".join(request.modules), contracts=contracts,
-                                                imports=imports, example=example_file(request.modules[0])),
+                                                imports=imports, example=example_file(d.module)),
                         purpose="editor_system"),
                 Message("user", user, purpose="editor_task")]
 
@@ -206,6 +206,7 @@ class _Workspace:
 
     def __init__(self, sources: dict[str, str], active: dict[str, list[str]], modules: list[str], limit: int):
         self.sources, self.active, self.modules, self.limit = dict(sources), active, modules, limit
+        self.parent_files = set(sources)  # what a write replaces is the parent's file, not one written here
         self.edited: set[str] = set()
 
     def changed(self, parent) -> bool:
@@ -261,7 +262,7 @@ class _Workspace:
             return "\n".join(hits[:50]) or "no match"
         if tool == "write":
             key = self._key(action.get("path"))
-            existed = key in self.sources
+            existed = key in self.parent_files
             self.sources[key] = str(action.get("content", ""))
             self.edited.add(key)
             replaced = " in place of the existing file (a new mechanism goes in a new file)" if existed else ""
