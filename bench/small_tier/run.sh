@@ -17,7 +17,10 @@
 #    held-out evaluation against gen_0; each arm's eval.json and what it promoted into results/.
 # 5. summary: both arms side by side against the ground truth (bench/small_tier/summary.py) into
 #    results/summary.md, with each arm's results/evolve-<arm>/arm.json.
-# Every step is resumable; a step whose inputs are missing says so.
+# Every step is resumable; a step whose inputs are missing says so. Across machines: the manifests carry the
+# difficulty step, and bench/small_tier/carry.py the run directories of the others - `carry.py save NAME...`
+# archives runs/small-tier/NAME into results/carry/ (commit it), and every step here first restores the
+# archived runs this machine does not have, so `--resume` goes on where the last machine stopped.
 # The server: when nothing answers on 127.0.0.1:8081, bench/small_tier/serve.py is started with the
 # interpreter of `local-model fetch`'s venv (LOCAL_MODEL_HOME, default ~/.cache/local-model): 4 slots,
 # context-lookup speculative decoding. CONCURRENCY (default 4) attempts run at once.
@@ -29,6 +32,7 @@ RESULTS=bench/small_tier/results
 CONCURRENCY=${CONCURRENCY:-4}
 HOME_DIR=${LOCAL_MODEL_HOME:-$HOME/.cache/local-model}
 mkdir -p "$OUT" "$RESULTS"
+.venv/bin/python bench/small_tier/carry.py restore
 step=${1:-all}
 first=("${@:2}")
 if ! curl -fsS http://127.0.0.1:8081/v1/models >/dev/null 2>&1; then
