@@ -15,6 +15,7 @@ from modularrsi.evolve.editor import ACTION_SCHEMA, EditorError, EditRequest, LL
 from modularrsi.evolve.findings import AttemptEvidence, Direction, Finding, TaskEvidence
 from modularrsi.evolve.gates.review import ReviewGate
 from modularrsi.evolve.proposal import Proposal
+from modularrsi.evolve.source_repair import escape_raw_newlines, parses, repaired
 from modularrsi.harness import BASELINE
 from modularrsi.harness.library import load_generation
 from modularrsi.models.litellm_backend import LiteLLMModel
@@ -208,6 +209,43 @@ async def test_writing_over_an_existing_file_is_pointed_out(tmp_path):
         await LLMEditor(llm(server), max_turns=2).edit(request(), tmp_path / "staging")
     result = server.requests[-1]["messages"][-1]["content"]
     assert "in place of the existing file (a new mechanism goes in a new file)" in result
+
+
+# The real 1.5B's write (seen in a probe): Python's \n escapes written as JSON's, so the file got line breaks
+# inside a one-line f-string - "unterminated f-string literal" however often it is edited.
+BROKEN_FN = GOOD_FN.replace(
+    'return ctx.params["reminder"] if first else None',
+    "return (f'Current terminal state:\n{claim}\n\nShow it.' if first else None)")
+UNREPAIRABLE = GOOD_FN.replace("def check(ctx, claim):", "def check(ctx, claim)")
+
+
+def test_line_breaks_inside_one_line_strings_are_read_as_escapes_and_nothing_else_is_touched():
+    assert not parses(BROKEN_FN)
+    fixed = repaired(BROKEN_FN)
+    assert fixed is not None and parses(fixed)
+    assert "f'Current terminal state:\\n{claim}\\n\\nShow it.'" in fixed
+    assert fixed.replace("\\n", "\n") == BROKEN_FN  # the only difference
+    assert repaired(GOOD_FN) is None  # a file that parses is left as it is
+    assert repaired(UNREPAIRABLE) is None  # escaping does not make it parse: said, not guessed at
+    kept = 'x = """two\nlines"""  # a \'quote in a comment\ny = "a\nb"\n'
+    assert escape_raw_newlines(kept) == 'x = """two\nlines"""  # a \'quote in a comment\ny = "a\\nb"\n'
+    assert escape_raw_newlines('s = "a\\\nb"\n') == 's = "a\\\nb"\n'  # a backslash-newline continues it
+
+
+async def test_a_write_is_answered_with_its_syntax_and_a_json_escaped_string_is_repaired(tmp_path):
+    active = [*load_generation(BASELINE).default_active()["completion"], "note_errors"]
+    turns = [json.dumps({"tool": "write", "path": "completion/note_errors.py", "content": UNREPAIRABLE}),
+             json.dumps({"tool": "write", "path": "completion/note_errors.py", "content": BROKEN_FN}),
+             json.dumps({"tool": "activate", "module": "completion", "names": active}),
+             json.dumps({"tool": "done", "description": DESCRIPTION})]
+    with FakeOpenAIServer(turns) as server:
+        proposal = await LLMEditor(llm(server), max_turns=4).edit(request(), tmp_path / "staging")
+    results = [m["content"] for m in server.requests[-1]["messages"] if m["role"] == "user"][1:]
+    assert results[0].endswith("it does not parse: line 8: expected ':' - fix it before done")
+    assert "line breaks inside its one-line strings were read as \\n escapes" in results[1]
+    written = (tmp_path / "staging" / "modules" / "completion" / "note_errors.py").read_text()
+    assert "'Current terminal state:\\n{claim}" in written
+    assert "modules/completion/note_errors.py" in proposal.changed_files
 
 
 async def test_an_editor_that_never_calls_done_or_keeps_failing_is_an_editor_failure(tmp_path):

@@ -17,12 +17,14 @@ computed from the two directories, or raises :class:`EditorError` saying why it 
   allowlist and the module contracts; a ``done`` whose files the static checks refuse (the allowlist,
   banned constructs, the contract, a generation that does not load) or that changed nothing is answered
   with the refusal, and the editor repairs it within the same turn budget. A misused tool gets an error
-  line back. Running out of turns, or a failed model call, is an :class:`EditorError` naming the last
-  refusal.
+  line back; a ``write`` or ``edit`` is answered with whether the file parses, and line breaks a model put
+  inside one-line strings (JSON's ``\\n`` for Python's) are read as escapes (:mod:`~modularrsi.evolve.source_repair`).
+  Running out of turns, or a failed model call, is an :class:`EditorError` naming the last refusal.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -36,6 +38,7 @@ from modularrsi.evolve.gates.constructs import ConstructRules, construct_problem
 from modularrsi.evolve.gates.review import redact
 from modularrsi.evolve.history import Brief
 from modularrsi.evolve.proposal import Proposal
+from modularrsi.evolve.source_repair import repaired
 from modularrsi.harness.checks import ALLOWED_IMPORTS, ALLOWED_STDLIB
 from modularrsi.harness.library import (
     Generation,
@@ -266,7 +269,7 @@ class _Workspace:
             self.sources[key] = str(action.get("content", ""))
             self.edited.add(key)
             replaced = " in place of the existing file (a new mechanism goes in a new file)" if existed else ""
-            return f"wrote {key}.py ({len(self.sources[key])} chars){replaced}"
+            return f"wrote {key}.py ({len(self.sources[key])} chars){replaced}{self._parsed(key)}"
         if tool == "edit":
             key = self._key(action.get("path"))
             old, new = str(action.get("old", "")), str(action.get("new", ""))
@@ -275,10 +278,23 @@ class _Workspace:
                 raise EditorError(f"'old' must occur exactly once in {key}.py (found {text.count(old) if old else 0})")
             self.sources[key] = text.replace(old, new)
             self.edited.add(key)
-            return f"edited {key}.py"
+            return f"edited {key}.py{self._parsed(key)}"
         if tool == "activate":
             return self._activate(str(action.get("module", "")), action.get("names"))
         raise EditorError(f"unknown tool '{tool}'")
+
+    def _parsed(self, key: str) -> str:
+        """What a written file's syntax needs said: line breaks inside one-line strings read as ``\\n``
+        (:mod:`~modularrsi.evolve.source_repair`), or the syntax error to fix before ``done``."""
+        fixed = repaired(self.sources[key])
+        if fixed is not None:
+            self.sources[key] = fixed
+            return "; the line breaks inside its one-line strings were read as \\n escapes (now it parses)"
+        try:
+            ast.parse(self.sources[key])
+        except SyntaxError as exc:
+            return f"; it does not parse: line {exc.lineno}: {exc.msg} - fix it before done"
+        return ""
 
     def _activate(self, module: str, names: Any) -> str:
         if module not in self.modules or module not in MODULES:
