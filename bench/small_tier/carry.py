@@ -18,41 +18,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import sqlite3
 import sys
 import tarfile
 import tempfile
 from pathlib import Path
 
+from modularrsi.util.runcopy import is_sqlite, run_files, sqlite_snapshot
+
 ROOT = Path(__file__).resolve().parents[2]
 RUNS = ROOT / "runs" / "small-tier"
 CARRY = ROOT / "bench" / "small_tier" / "results" / "carry"
-SKIPPED_DIRS = {"sandbox", "__pycache__"}
-SKIPPED_SUFFIXES = ("-wal", "-shm", "-journal")
-
-
-def _members(run: Path):
-    """(file, name in the archive) for everything of ``run`` an archive keeps, in a stable order."""
-    for folder, dirs, files in os.walk(run):
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
-        for name in sorted(files):
-            if not name.endswith(SKIPPED_SUFFIXES):
-                path = Path(folder) / name
-                if path.is_file() and not path.is_symlink():
-                    yield path, Path(run.name) / path.relative_to(run)
-
-
-def _sqlite_copy(path: Path, scratch: Path) -> Path:
-    """A consistent copy of the SQLite database ``path`` (its WAL included) through the backup API."""
-    copy = scratch / f"{len(list(scratch.iterdir()))}.sqlite"
-    source = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    target = sqlite3.connect(copy)
-    try:
-        source.backup(target)
-    finally:
-        source.close()
-        target.close()
-    return copy
 
 
 def save(name: str, runs: Path = RUNS, carry: Path = CARRY) -> Path:
@@ -66,10 +41,11 @@ def save(name: str, runs: Path = RUNS, carry: Path = CARRY) -> Path:
         scratch = Path(scratch_dir)
         partial = carry / f".{name}.tar.gz.partial"
         with tarfile.open(partial, "w:gz") as tar:
-            for path, arcname in _members(run):
-                with open(path, "rb") as head:
-                    is_sqlite = head.read(16) == b"SQLite format 3\x00"
-                tar.add(_sqlite_copy(path, scratch) if is_sqlite else path, arcname=str(arcname), recursive=False)
+            for number, path in enumerate(run_files(run)):
+                kept = path
+                if is_sqlite(path):
+                    sqlite_snapshot(path, kept := scratch / f"{number}.sqlite")
+                tar.add(kept, arcname=f"{name}/{path.relative_to(run)}", recursive=False)
         os.replace(partial, archive)
     return archive
 

@@ -13,8 +13,9 @@
 # 3. mechanisms: the real ground truth - gen_0 against gen_0 + each catalogue mechanism that could matter
 #    for this model, on the evolution set, K=3, paired (bench/mechanisms.py); the table into
 #    bench/small_tier/results/mechanisms.txt (and .json, the ground truth the summary judges by).
-# 4. evolve: the two arms (bench/small_tier/evolve-llm.yaml, evolve-catalogue.yaml), each with its
-#    held-out evaluation against gen_0; each arm's eval.json and what it promoted into results/.
+# 4. evolve: the two arms (bench/small_tier/evolve-catalogue.yaml, then evolve-llm.yaml, which starts from
+#    the catalogue arm's draws), each with its held-out evaluation against gen_0; each arm's eval.json and
+#    what it promoted into results/.
 # 5. summary: both arms side by side against the ground truth (bench/small_tier/summary.py) into
 #    results/summary.md, with each arm's results/evolve-<arm>/arm.json.
 # Every step is resumable; a step whose inputs are missing says so. Across machines: the manifests carry the
@@ -64,7 +65,7 @@ if [ "$step" = mechanisms ] || [ "$step" = all ]; then
     --json "$RESULTS/mechanisms.json" | tee "$RESULTS/mechanisms.txt"
 fi
 if [ "$step" = evolve ] || [ "$step" = all ]; then
-  for arm in llm catalogue; do
+  for arm in catalogue llm; do  # the LLM arm shares the catalogue arm's draws (evolve-llm.yaml: share_from)
     dir="$OUT/evolve-$arm"
     if [ -f "$dir/config.yaml" ]; then where=(--resume "$dir"); else where=(--out "$dir"); fi
     .venv/bin/modularrsi evolve --config "bench/small_tier/evolve-$arm.yaml" "${where[@]}"

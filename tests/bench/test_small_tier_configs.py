@@ -3,9 +3,11 @@ exactly as the difficulty measurement did, and the catalogue arm runs end to end
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import yaml
 from testutil import REPO, claim_and_refuse
@@ -26,12 +28,22 @@ def test_the_arms_share_the_measured_agent_and_differ_only_in_the_editor():
         assert arm.eval_tasks and (REPO / arm.manifest) == TIER / "results" / "pool-manifest.json"  # from the repo root
     assert llm.role("editor").model == agent.roles.agent.model
     assert catalogue.role("editor").model == "sim" and catalogue.editor.bad_rate == 0
-    strip = {"editor", "roles"}
+    strip = {"editor", "roles", "share_from"}
     assert llm.model_dump(exclude=strip) == catalogue.model_dump(exclude=strip)
+    assert llm.share_from == Path("runs/small-tier/evolve-catalogue") and catalogue.share_from is None
     assert "catalogue editor" in (TIER / "evolve-catalogue.yaml").read_text().split("\ntasks:")[0]
 
 
-def test_the_catalogue_arm_runs_end_to_end_against_the_fake_server(tmp_path):
+def evolve(config, out):
+    return subprocess.run([sys.executable, "-m", "modularrsi.cli", "evolve", "--config", str(config), "--out",
+                           str(out)], cwd=REPO, capture_output=True, text=True, timeout=900,
+                          env={**os.environ, "COLUMNS": "200", "LOCAL_MODEL_KEY": "local"})
+
+
+def test_the_catalogue_arm_runs_end_to_end_against_the_fake_server_and_a_second_arm_shares_its_draws(tmp_path):
+    """The arm as configured, against the fake server; then the same arm again with ``share_from`` the first:
+    its samples, held-out baseline and role replies are the first's, so it asks the model nothing - and a run
+    that draws with other settings is refused before anything is written."""
     from modularrsi.offline.fake_server import FakeOpenAIServer
 
     settings = yaml.safe_load((TIER / "evolve-catalogue.yaml").read_text())
@@ -45,9 +57,22 @@ def test_the_catalogue_arm_runs_end_to_end_against_the_fake_server(tmp_path):
                         modules=["completion"], epochs=1, k=1, eval_k=1, concurrency=2)
         config = tmp_path / "arm.yaml"
         config.write_text(yaml.safe_dump(settings))
-        result = subprocess.run([sys.executable, "-m", "modularrsi.cli", "evolve", "--config", str(config), "--out",
-                                 str(tmp_path / "run")], cwd=REPO, capture_output=True, text=True, timeout=900,
-                                env={**os.environ, "COLUMNS": "200", "LOCAL_MODEL_KEY": "local"})
+        result = evolve(config, tmp_path / "run")
         assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
         assert {r["model"] for r in server.requests if "messages" in r} == {"qwen2.5-coder-1.5b-instruct-q4_k_m"}
-    assert (tmp_path / "run" / "eval" / "eval.json").is_file() and (tmp_path / "run" / "frozen").is_dir()
+        asked = len(server.requests)
+
+        (tmp_path / "second.yaml").write_text(yaml.safe_dump({**settings, "share_from": str(tmp_path / "run"),
+                                                              "concurrency": 1}))
+        second = evolve(tmp_path / "second.yaml", tmp_path / "second")
+        assert second.returncode == 0, second.stdout[-2000:] + second.stderr[-2000:]
+        assert len(server.requests) == asked  # every draw came from the first run
+        (tmp_path / "other.yaml").write_text(yaml.safe_dump({**settings, "share_from": str(tmp_path / "run"),
+                                                             "max_turns": 7}))
+        refused = evolve(tmp_path / "other.yaml", tmp_path / "other")
+        assert refused.returncode != 0 and not (tmp_path / "other").exists()
+        assert "share_from:" in refused.stderr and "draws with another max_turns (10, here 7)" in refused.stderr
+    for run in ("run", "second"):
+        assert (tmp_path / run / "eval" / "eval.json").is_file() and (tmp_path / run / "frozen").is_dir()
+    first, again = (json.loads((tmp_path / run / "eval" / "eval.json").read_text()) for run in ("run", "second"))
+    assert first["tasks"] == again["tasks"]

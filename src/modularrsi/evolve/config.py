@@ -87,6 +87,10 @@ class EvolveConfig(TrialSettings):
     eval_tasks: list[Path] = Field(default_factory=list, description="Held-out tasks: after freezing, evaluate "
                                    "the frozen library against the starting generation on them (paired).")
     eval_k: int = Field(default=3, ge=1, description="Attempts per held-out task and side.")
+    share_from: Path | None = Field(default=None, description="Another evolution run with the same agent, trial "
+                                    "settings, tasks, seed and held-out tasks (e.g. the other editor arm): its "
+                                    "rollouts of a generation and seed, its held-out baseline side and its role "
+                                    "replies are copied in before this run would make them (evolve/share.py).")
 
     @model_validator(mode="after")
     def _check(self) -> EvolveConfig:

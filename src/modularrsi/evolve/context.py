@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from modularrsi.evolve import share
 from modularrsi.evolve.analysis import Analyst, LLMAnalyst
 from modularrsi.evolve.config import EvolveConfig
 from modularrsi.evolve.editor import Editor, LLMEditor
@@ -101,6 +102,7 @@ class RunContext:
         key = f"{manifest_id(generation)}-s{config.seed}"
         async with self.sample_locks.setdefault(key, asyncio.Lock()):
             out = self.layout.sample(key)
+            share.take(self.config, self.layout.root, out)
             results = await execute(config, out, slots=self.slots, budget_path=self.layout.budget, checked=True)
         return out, results
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from modularrsi.evolve import share
 from modularrsi.evolve.context import RunContext
 from modularrsi.evolve.evaluate import EvalResult, evaluate
 from modularrsi.evolve.libraryops import changed_modules, copy_generation, merge_functions, near_duplicates
@@ -61,5 +62,6 @@ async def evaluate_frozen(evo: RunContext, start: Path, frozen: Path) -> EvalRes
     c = evo.config
     template = evo.run_template().model_copy(update={
         "tasks": c.eval_tasks, "k": c.eval_k, "seed": derived_seed(c.seed, "eval")})
+    share.take_baseline(c, evo.layout.root, evo.layout.eval / "baseline")
     return await evaluate(template, start, frozen, evo.layout.eval, slots=evo.slots, budget_path=evo.layout.budget,
                           checked=True)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from modularrsi.evolve import finish, integration
+from modularrsi.evolve import finish, integration, share
 from modularrsi.evolve.context import Observer, RunContext
 from modularrsi.evolve.lane import lanes_for, run_lane
 from modularrsi.evolve.libraryops import copy_generation
@@ -71,12 +71,14 @@ class Evolution(RunContext):
         check_models([c.role(role) for role in roles.ROLES])
         check_environment(c.env, c.env_kwargs)
         check_tasks([*c.tasks, *c.eval_tasks], sim=is_sim(c.role("agent").model))
+        share.check_shareable(c, self.run_dir)
         if c.generation is not None:
             load_generation(c.generation)  # a starting generation that does not load is refused here
 
     async def _run(self) -> RunState:
         c = self.config
         start, lanes = await self.prepare()
+        share.take_replies(c, self.layout.cache)
         self.set_state(status="running", stage="lanes", mode=c.mode, epochs=c.epochs)
         with TrajectoryMemory.in_run(self.run_dir) as memory:
             self.memory = memory
