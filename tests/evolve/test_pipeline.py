@@ -291,3 +291,29 @@ def test_bad_evolve_and_eval_input_is_refused_in_one_line_before_anything_is_wri
     assert disjoint.returncode == 2 and "lock.json" in disjoint.stderr and "Traceback" not in disjoint.stderr
     for result in (missing, resumed, disjoint):
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_an_eval_manifest_limits_the_held_out_evaluation_to_its_selection(tmp_path):
+    """The held-out tasks chosen before any result (``tasks select`` on the held-out tier) are the ones
+    evaluated; a selection naming a task the held-out directories lack is refused before the run starts."""
+    from modularrsi.tasks.manifest import PoolManifest, Selection, TaskEntry, save_manifest
+
+    heldout = sorted(os.listdir(HELDOUT))[:2]
+
+    def manifest(chosen: str) -> Path:
+        path = tmp_path / f"{chosen}.json"
+        save_manifest(path, PoolManifest(tasks={t: TaskEntry(path=str(HELDOUT / t)) for t in heldout},
+                                         selection=Selection(distribution="uniform", n=1, seed=0, train=[chosen])))
+        return path
+
+    settings = {**SMALL, "modules": ["completion"], "epochs": 1, "tasks": SMALL["tasks"][:3], "eval_k": 1,
+                "eval_manifest": str(manifest("no-such-task"))}
+    refused = subprocess.run(evolve_cmd("--config", str(write_config(tmp_path / "bad.yaml", settings)), "--out",
+                                        str(tmp_path / "bad")), capture_output=True, text=True, timeout=300)
+    assert refused.returncode == 2 and "no-such-task" in refused.stderr and not (tmp_path / "bad").exists()
+    settings["eval_manifest"] = str(manifest(heldout[1]))
+    done = subprocess.run(evolve_cmd("--config", str(write_config(tmp_path / "c.yaml", settings)), "--out",
+                                     str(tmp_path / "run")), capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    evaluated = EvalResult.model_validate_json((tmp_path / "run" / "eval" / "eval.json").read_text())
+    assert evaluated.tasks == 1 and [flip.task for flip in evaluated.flips] == [heldout[1]]

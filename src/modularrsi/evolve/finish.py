@@ -61,7 +61,7 @@ async def evaluate_frozen(evo: RunContext, start: Path, frozen: Path) -> EvalRes
         return read_model(evo.layout.eval_result, EvalResult)
     c = evo.config
     template = evo.run_template().model_copy(update={
-        "tasks": c.eval_tasks, "k": c.eval_k, "seed": derived_seed(c.seed, "eval")})
+        "tasks": c.eval_tasks, "manifest": c.eval_manifest, "k": c.eval_k, "seed": derived_seed(c.seed, "eval")})
     share.take_baseline(c, evo.layout.root, evo.layout.eval / "baseline")
     return await evaluate(template, start, frozen, evo.layout.eval, slots=evo.slots, budget_path=evo.layout.budget,
                           checked=True)

@@ -107,6 +107,8 @@ class Evolution(RunContext):
         if clash:
             raise UserError(f"eval_tasks overlap the evolution tasks (e.g. {clash[0]}); held-out tasks must be "
                             "disjoint from the tasks evolved on")
+        if c.eval_manifest is not None:  # its selection must resolve now, not after the evolution
+            await resolve_tasks(template.model_copy(update={"tasks": c.eval_tasks, "manifest": c.eval_manifest}))
         self.run_dir.mkdir(parents=True, exist_ok=True)  # only a run whose tasks resolve gets a directory
         if not self.layout.config.exists():
             write_yaml(self.layout.config, c.dump())

@@ -38,7 +38,7 @@ def drawn_settings(config: EvolveConfig) -> dict[str, Any]:
     view = config.model_dump(mode="json", include=set(INHERITED - NOT_DRAWN))
     view.update(agent=config.role("agent").model_dump(mode="json"), tasks=_resolved(config.tasks),
                 manifest=_resolved([config.manifest]), eval_tasks=_resolved(config.eval_tasks), eval_k=config.eval_k,
-                generation=_resolved([config.generation]))
+                eval_manifest=_resolved([config.eval_manifest]), generation=_resolved([config.generation]))
     return view
 
 
