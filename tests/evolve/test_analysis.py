@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from modularrsi.evolve.analysis import LLMAnalyst, analyse, analyse_all, finding_kind
+from modularrsi.evolve.analysis import LLMAnalyst, SimAnalystConfig, analyse, analyse_all, finding_kind
 from modularrsi.evolve.analysis_llm import extract_object
 from modularrsi.evolve.findings import AttemptEvidence, Finding, TaskEvidence
 from modularrsi.evolve.signals import Signals
@@ -163,6 +163,29 @@ async def test_llm_valid_json_and_prompt_contents():
     for part in ("Task Completion Detection (completion)", "on_claim", "bucket mixed", "2/3 attempts passed",
                  "[2] <- divergence python3 -m pytest -q", "completion_without_evidence", "is_culprit"):
         assert part in prompt
+
+
+async def test_llm_is_shown_the_measured_symptoms_with_what_separates_failing_from_passing():
+    """The real 1.5B read a log-parsing task's failures as "the harness does not parse the log file"; what was
+    measured - every reply of the failing attempts refused by the parser - is now stated in the prompt."""
+    refused = TaskEvidence(
+        task="server-log-error-count", bucket="mixed", pair_source="same-epoch",
+        attempts=[attempt(0, False, steps=10, parse_errors=10, ending="turn_limit"),
+                  attempt(1, True, steps=2, completion_without_evidence=1, ending="completed"),
+                  attempt(2, False, steps=10, parse_errors=10, repeated_commands=1, ending="turn_limit")])
+    model = ScriptedModel([json.dumps(VALID)])
+    await analyse(refused, "tool_use", LLMAnalyst(model))
+    prompt = model.calls[0][-1].content
+    assert ("  tool_use: a0 FAIL: 10 unparseable replies; a2 FAIL: 10 unparseable replies - separates failing "
+            "from passing (blamed by a0, a2)") in prompt
+    assert ("  completion: a1 PASS: 1 completion claim(s) with no verifying command - does not separate failing "
+            "from passing") in prompt
+    assert "agent_loop:" not in prompt.split("Harness symptoms measured")[1]  # 1 repeat: under the threshold
+    calm = TaskEvidence(task="t", bucket="mixed", attempts=[attempt(0, False), attempt(1, True)])
+    model = ScriptedModel([json.dumps(VALID)])
+    await analyse(calm, "tool_use", LLMAnalyst(model, thresholds=SimAnalystConfig(parse_errors=1)))
+    assert "per module (a symptom that separates failing from passing attempts is the likeliest harness " \
+           "culprit):\n  none" in model.calls[0][-1].content
 
 
 async def test_llm_json_in_prose_and_fences_with_trailing_commas():

@@ -21,8 +21,6 @@ import re
 from collections.abc import Iterable
 from typing import Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from modularrsi.evolve.analysis_llm import LLMAnalyst
 from modularrsi.evolve.findings import (
     Finding,
@@ -31,6 +29,7 @@ from modularrsi.evolve.findings import (
     TaskEvidence,
     strength_fields,
 )
+from modularrsi.evolve.symptoms import SimAnalystConfig
 
 __all__ = ["Analyst", "LLMAnalyst", "SimAnalystConfig", "analyse", "analyse_all", "finding_kind"]
 
@@ -89,15 +88,3 @@ async def analyse_all(evidence: Iterable[TaskEvidence], lens: Module, analyst: A
             return await analyse(item, lens, analyst)
 
     return list(await asyncio.gather(*(one(e) for e in evidence)))
-
-
-class SimAnalystConfig(BaseModel):
-    """Thresholds of the rule-based analyst (:mod:`modularrsi.offline.sim_analyst`): a signal at or above
-    its threshold is a symptom."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    parse_errors: int = Field(default=2, ge=1, description="Unparseable replies in one attempt.")
-    repeated_commands: int = Field(default=3, ge=1, description="Repeats of one command in one attempt.")
-    large_observation_bytes: int = Field(default=8_000, ge=1, description="Largest single observation.")
-    long_history_bytes: int = Field(default=40_000, ge=1, description="History size with no compaction.")

@@ -1,13 +1,16 @@
 """The LLM analyst: one call to any ChatModel per task and lens; whatever comes back becomes a Finding.
 
-The prompt shows the lens and its module's contract, the bucket, each attempt's signals and short
-excerpts of the paired trajectories around their first divergence, and asks for one JSON object with
-the finding's fields (:data:`FINDING_SCHEMA`, sent as a JSON-schema ``response_format`` where the
-endpoint takes one). Answers are repaired, never trusted: the JSON object is extracted from prose or
-code fences (trailing commas and Python literals tolerated), types are coerced, and the counterfactual
-rule is applied. An answer without a usable object (malformed, empty, cut off, ``is_culprit`` that is
-not a yes or no) is shown back to the model once with what was wrong; still unusable, or a failed
-model call, gives a non-culprit Finding with ``parse_error`` set (an invalid analysis).
+The prompt shows the lens and its module's contract, the bucket, each attempt's signals, the harness
+symptoms measured in them (:func:`~modularrsi.evolve.symptoms.measured`: which module's symptom separates
+failing from passing attempts; a small model reads "parse" in a task as the harness's parser unless it is
+told what was measured) and short excerpts of the paired trajectories around their first divergence, and
+asks for one JSON object with the finding's fields (:data:`FINDING_SCHEMA`, sent as a JSON-schema
+``response_format`` where the endpoint takes one). Answers are repaired, never trusted: the JSON object is
+extracted from prose or code fences (trailing commas and Python literals tolerated), types are coerced,
+and the counterfactual rule is applied. An answer without a usable object (malformed, empty, cut off,
+``is_culprit`` that is not a yes or no) is shown back to the model once with what was wrong; still
+unusable, or a failed model call, gives a non-culprit Finding with ``parse_error`` set (an invalid
+analysis).
 
 Harness behaviour vs task logic: the answer says what it ``concerns``. A finding about the task's own
 solution (``task_logic``), a suggested change that names no harness mechanism at all, or one that repeats
@@ -35,6 +38,7 @@ from modularrsi.evolve.findings import (
     task_words,
 )
 from modularrsi.evolve.signals import Signals
+from modularrsi.evolve.symptoms import SimAnalystConfig, measured
 from modularrsi.harness.protocols import CONTRACTS, MODULE_TITLES, MODULES
 from modularrsi.models.base import ChatModel, Message
 from modularrsi.models.structured import ask_json
@@ -77,8 +81,10 @@ EXAMPLE = ('{"concerns": "harness", "is_culprit": true, "locked_module": "tool_u
 class LLMAnalyst:
     """Analyst backed by any :class:`~modularrsi.models.base.ChatModel` (one call per finding)."""
 
-    def __init__(self, model: ChatModel, excerpt_window: int = 2, excerpt_chars: int = 160, repairs: int = 1):
+    def __init__(self, model: ChatModel, excerpt_window: int = 2, excerpt_chars: int = 160, repairs: int = 1,
+                 thresholds: SimAnalystConfig | None = None):
         self.model = model
+        self.thresholds = thresholds or SimAnalystConfig()
         self.name = f"llm:{model.name}"
         self.excerpt_window = excerpt_window
         self.excerpt_chars = excerpt_chars
@@ -106,6 +112,9 @@ class LLMAnalyst:
         parts.append("Attempts:\n" + "\n".join(
             f"  a{a.index}{' (from memory)' if a.from_memory else ''}: {'PASS' if a.passed else 'FAIL'}, "
             f"{a.steps} steps, signals {_compact(a.signals)}" for a in evidence.attempts))
+        symptoms = measured(evidence, kind, self.thresholds)
+        parts.append("Harness symptoms measured in these attempts, per module (a symptom that separates failing "
+                     "from passing attempts is the likeliest harness culprit):\n" + (symptoms or "  none"))
         parts.extend(self._excerpts(evidence))
         parts.append(_QUESTION.format(lens=lens, modules=", ".join(MODULES),
                                       mechanisms=", ".join(sorted(set(MECHANISMS.values())))))

@@ -80,7 +80,8 @@ class EvolveConfig(TrialSettings):
     promotions_per_epoch: int = Field(default=1, ge=1, description="Accepted changes per lane and epoch.")
     buckets: BucketConfig = Field(default_factory=BucketConfig, description="Routing thresholds.")
     aggregate: AggregateConfig = Field(default_factory=AggregateConfig, description="Merging and voting.")
-    analyst: SimAnalystConfig = Field(default_factory=SimAnalystConfig, description="sim analyst thresholds.")
+    analyst: SimAnalystConfig = Field(default_factory=SimAnalystConfig, description="Symptom thresholds: the sim "
+                                      "analyst's rules, and the measurements the LLM analyst is shown.")
     editor: EditorConfig = Field(default_factory=EditorConfig, description="Editor settings.")
     gates: GateSettings = Field(default_factory=GateSettings, description="Gate settings.")
     integration: IntegrationConfig = Field(default_factory=IntegrationConfig, description="Integration and merge.")

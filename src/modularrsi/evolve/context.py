@@ -72,7 +72,9 @@ class RunContext:
     def analyst(self) -> Analyst:
         """The analyst role: the LLM analyst over its model, or (``sim``) the offline world's rule-based one."""
         model = self.role_model("analyst")
-        return offline("sim_analyst:SimAnalyst")(self.config.analyst) if model is None else LLMAnalyst(model)
+        if model is None:
+            return offline("sim_analyst:SimAnalyst")(self.config.analyst)
+        return LLMAnalyst(model, thresholds=self.config.analyst)
 
     def editor(self) -> Editor:
         """The editor role: the LLM editor over its model, or (``sim``) the offline world's catalogue editor."""
