@@ -9,7 +9,8 @@
 # 1. difficulty: gen_0 with the model on every task of tasks/small/pool and tasks/small/heldout, K=4
 #    attempts each (the model's configured temperature). TASK_DIRs given after the step are measured
 #    first (e.g. tasks just added), then the rest.
-# 2. select: the evolution set from tasks/small/pool, medium-centred on the measured success rates.
+# 2. select: the evolution set from tasks/small/pool and the held-out evaluation set from tasks/small/heldout,
+#    each medium-centred on the measured success rates.
 # 3. mechanisms: the real ground truth - gen_0 against gen_0 + each catalogue mechanism that could matter
 #    for this model, on the evolution set, K=3, paired (bench/mechanisms.py); the table into
 #    bench/small_tier/results/mechanisms.txt (and .json, the ground truth the summary judges by).
@@ -56,6 +57,9 @@ if [ "$step" = difficulty ] || [ "$step" = all ]; then
 fi
 if [ "$step" = select ] || [ "$step" = all ]; then
   .venv/bin/modularrsi tasks select tasks/small/pool --manifest "$RESULTS/pool-manifest.json" \
+    --distribution medium-centered --count 20 --holdout-fraction 0 --allow-shortfall
+  # the held-out evaluation set (the arms' eval_manifest), by the same rule, before any arm has a result
+  .venv/bin/modularrsi tasks select tasks/small/heldout --manifest "$RESULTS/heldout-manifest.json" \
     --distribution medium-centered --count 20 --holdout-fraction 0 --allow-shortfall
 fi
 if [ "$step" = mechanisms ] || [ "$step" = all ]; then
