@@ -188,6 +188,21 @@ async def test_llm_is_shown_the_measured_symptoms_with_what_separates_failing_fr
            "culprit):\n  none" in model.calls[0][-1].content
 
 
+async def test_a_culprit_claim_the_measurements_contradict_is_dropped_and_points_where_they_do():
+    """Seen from the real 1.5B: asked under the completion lens about attempts whose replies were all refused,
+    it called completion the culprit. The measured symptoms blame tool_use only, so the claim is kept as a
+    non-culprit finding for tool_use; where nothing is measured, the analyst's reading stands."""
+    refused = TaskEvidence(task="t", bucket="mixed", attempts=[
+        attempt(0, False, steps=10, parse_errors=10), attempt(1, True, steps=2, completion_without_evidence=1,
+                                                                 ending="completed")])
+    finding = await analyse(refused, "completion", LLMAnalyst(ScriptedModel([json.dumps(VALID)])))
+    assert not finding.is_culprit and finding.locked_module == "tool_use" and not finding.suggested_change
+    assert finding.dropped == "the measured symptoms blame tool_use, not completion"
+    unmeasured = TaskEvidence(task="t", bucket="mixed", attempts=[attempt(0, False), attempt(1, True)])
+    kept = await analyse(unmeasured, "completion", LLMAnalyst(ScriptedModel([json.dumps(VALID)])))
+    assert kept.is_culprit and kept.dropped is None and kept.suggested_change == VALID["suggested_change"]
+
+
 async def test_llm_json_in_prose_and_fences_with_trailing_commas():
     fenced = "Here is my analysis.\n```json\n" + json.dumps(VALID)[:-1] + ",}\n```\nHope it helps."
     finding, _ = await llm(fenced)
@@ -304,6 +319,11 @@ async def test_real_trajectories_through_both_analysts(real_evidence):
             assert bool(finding.suggested_change) == finding.is_culprit
         model = ScriptedModel([json.dumps({**VALID, "locked_module": "completion"})])
         llm_finding = await analyse(evidence, "completion", LLMAnalyst(model))
-        assert llm_finding.parse_error is None and llm_finding.is_culprit
+        assert llm_finding.parse_error is None
+        rules = await analyse(evidence, "completion", SIM)
+        if rules.locked_module not in (None, "completion"):  # the measurements blame another module
+            assert not llm_finding.is_culprit and llm_finding.locked_module == rules.locked_module
+        else:
+            assert llm_finding.is_culprit
         prompt = model.calls[0][-1].content
         assert evidence.task in prompt and len(prompt) < 8_000

@@ -16,7 +16,9 @@ Harness behaviour vs task logic: the answer says what it ``concerns``. A finding
 solution (``task_logic``), a suggested change that names no harness mechanism at all, or one that repeats
 three or more of the task instruction's own words (:func:`~.findings.task_words`) is not a harness
 finding: it is kept as a non-culprit Finding with ``dropped`` saying why, and no direction is built
-from it. Only :class:`~modularrsi.models.base.BudgetExceeded` propagates: the run must stop.
+from it. So is a culprit claim for the lens when the measured symptoms blame other modules and not this
+one (:func:`drop_unmeasured`; it then points at the module they blame). Only
+:class:`~modularrsi.models.base.BudgetExceeded` propagates: the run must stop.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from modularrsi.evolve.findings import (
     task_words,
 )
 from modularrsi.evolve.signals import Signals
-from modularrsi.evolve.symptoms import SimAnalystConfig, measured
+from modularrsi.evolve.symptoms import SimAnalystConfig, blamed, measured, ranked
 from modularrsi.harness.protocols import CONTRACTS, MODULE_TITLES, MODULES
 from modularrsi.models.base import ChatModel, Message
 from modularrsi.models.structured import ask_json
@@ -97,8 +99,9 @@ class LLMAnalyst:
                                lambda text: parse_finding(text, lens, kind), EXAMPLE, self.repairs)
         if reply.value is None:
             return _failed(evidence, lens, kind, self.name, reply.error)
-        return Finding(**strength_fields(evidence), lens=lens, kind=kind, analyst=self.name,
-                       **drop_task_logic(reply.value, evidence.instruction))
+        fields = drop_task_logic(reply.value, evidence.instruction)
+        fields = drop_unmeasured(fields, lens, ranked(blamed(evidence, kind, self.thresholds)))
+        return Finding(**strength_fields(evidence), lens=lens, kind=kind, analyst=self.name, **fields)
 
     def prompt(self, evidence: TaskEvidence, lens: Module, kind: Kind) -> str:
         parts = [
@@ -274,6 +277,17 @@ def drop_task_logic(fields: Unvalidated, instruction: str, limit: int = 3) -> Un
     reason = f"the suggested change repeats the task's own words ({', '.join(words[:6])}): task logic?"
     return {**fields, "is_culprit": False, "locked_module": None, "fixable_now": False, "suggested_change": "",
             "would_change_outcome": False, "dropped": reason}
+
+
+def drop_unmeasured(fields: Unvalidated, lens: Module, blamed_modules: list[str]) -> Unvalidated:
+    """A culprit claim for ``lens`` when the measured symptoms blame other modules and not this one: kept as
+    a non-culprit finding pointing at the module they blame most (a small model calls every lens it is asked
+    about the culprit). With no measured symptom the analyst's own reading stands."""
+    if not fields["is_culprit"] or fields.get("dropped") or not blamed_modules or lens in blamed_modules:
+        return fields
+    reason = f"the measured symptoms blame {', '.join(blamed_modules)}, not {lens}"
+    return {**fields, "is_culprit": False, "locked_module": blamed_modules[0], "fixable_now": False,
+            "suggested_change": "", "would_change_outcome": False, "dropped": reason}
 
 
 def to_bool(value: Any, default: bool | None) -> bool | None:

@@ -119,6 +119,11 @@ def blamed(evidence: TaskEvidence, kind: Kind, config: SimAnalystConfig) -> Hits
     return hits
 
 
+def ranked(hits: Hits) -> list[str]:
+    """The blamed modules, most blaming attempts first (ties in :data:`MODULES` order)."""
+    return sorted(hits, key=lambda m: (-len(hits[m]), MODULES.index(m)))
+
+
 #: kind of analysis -> (what a blamed symptom does, what an unblamed one does not)
 _BLAMES = {"contrastive": ("separates failing from passing", "does not separate failing from passing"),
            "single-sided": ("shown by failing attempts", "not shown by failing attempts"),

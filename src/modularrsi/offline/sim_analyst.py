@@ -10,8 +10,7 @@ from collections.abc import Iterable
 from modularrsi.evolve.analysis import finding_kind
 from modularrsi.evolve.findings import MECHANISMS, AttemptEvidence, Finding, Kind, Module, TaskEvidence, strength_fields
 from modularrsi.evolve.signals import Signals
-from modularrsi.evolve.symptoms import SYMPTOMS, SimAnalystConfig, blamed
-from modularrsi.harness.protocols import MODULES
+from modularrsi.evolve.symptoms import SYMPTOMS, SimAnalystConfig, blamed, ranked
 
 
 def _steps(attempts: Iterable[AttemptEvidence], prefixes: tuple[str, ...]) -> list[int]:
@@ -51,7 +50,7 @@ class SimAnalyst:
                            suggested_change=symptom.change,
                            evidence_steps=_steps((a for a, _ in hits[lens]), symptom.step_prefixes))
         if hits:
-            other = max(hits, key=lambda m: (len(hits[m]), -MODULES.index(m)))
+            other = ranked(hits)[0]
             text = f"evidence points at {other}, not {lens}: " + _divergence(evidence, kind, other, hits[other])
             return Finding(**base, is_culprit=False, locked_module=other, mechanism=MECHANISMS[other],
                            divergence=text, would_change_outcome=kind != "efficiency", fixable_now=False,
