@@ -54,7 +54,7 @@ def test_the_catalogue_arm_runs_end_to_end_against_the_fake_server_and_a_second_
                 role["api_base"] = server.base_url
         settings.update(tasks=[str(REPO / "tasks" / "small" / "pool" / "package-release-tag")], manifest=None,
                         eval_tasks=[str(REPO / "tasks" / "small" / "heldout" / "script-name-initials")],
-                        modules=["completion"], epochs=1, k=1, eval_k=1, concurrency=2)
+                        eval_manifest=None, modules=["completion"], epochs=1, k=1, eval_k=1, concurrency=2)
         config = tmp_path / "arm.yaml"
         config.write_text(yaml.safe_dump(settings))
         result = evolve(config, tmp_path / "run")
@@ -76,3 +76,6 @@ def test_the_catalogue_arm_runs_end_to_end_against_the_fake_server_and_a_second_
         assert (tmp_path / run / "eval" / "eval.json").is_file() and (tmp_path / run / "frozen").is_dir()
     first, again = (json.loads((tmp_path / run / "eval" / "eval.json").read_text()) for run in ("run", "second"))
     assert first["tasks"] == again["tasks"]
+    for shared in ("samples/*/trials/*/result.json", "eval/baseline/trials/*/result.json"):  # copies, not re-runs
+        mine, theirs = (sorted((tmp_path / run).glob(shared)) for run in ("run", "second"))
+        assert mine and [p.read_text() for p in mine] == [p.read_text() for p in theirs]
