@@ -295,15 +295,17 @@ def test_bad_evolve_and_eval_input_is_refused_in_one_line_before_anything_is_wri
 
 def test_an_eval_manifest_limits_the_held_out_evaluation_to_its_selection(tmp_path):
     """The held-out tasks chosen before any result (``tasks select`` on the held-out tier) are the ones
-    evaluated; a selection naming a task the held-out directories lack is refused before the run starts."""
+    evaluated; a selection naming a task the held-out directories lack is refused before the run starts, and
+    a run reaching its evaluation before the selection exists stops there and resumes once it does."""
     from modularrsi.tasks.manifest import PoolManifest, Selection, TaskEntry, save_manifest
 
     heldout = sorted(os.listdir(HELDOUT))[:2]
 
-    def manifest(chosen: str) -> Path:
-        path = tmp_path / f"{chosen}.json"
+    def manifest(chosen: str | None) -> Path:
+        path = tmp_path / "heldout.json"
+        selection = Selection(distribution="uniform", n=1, seed=0, train=[chosen]) if chosen else None
         save_manifest(path, PoolManifest(tasks={t: TaskEntry(path=str(HELDOUT / t)) for t in heldout},
-                                         selection=Selection(distribution="uniform", n=1, seed=0, train=[chosen])))
+                                         selection=selection))
         return path
 
     settings = {**SMALL, "modules": ["completion"], "epochs": 1, "tasks": SMALL["tasks"][:3], "eval_k": 1,
@@ -311,9 +313,14 @@ def test_an_eval_manifest_limits_the_held_out_evaluation_to_its_selection(tmp_pa
     refused = subprocess.run(evolve_cmd("--config", str(write_config(tmp_path / "bad.yaml", settings)), "--out",
                                         str(tmp_path / "bad")), capture_output=True, text=True, timeout=300)
     assert refused.returncode == 2 and "no-such-task" in refused.stderr and not (tmp_path / "bad").exists()
-    settings["eval_manifest"] = str(manifest(heldout[1]))
-    done = subprocess.run(evolve_cmd("--config", str(write_config(tmp_path / "c.yaml", settings)), "--out",
-                                     str(tmp_path / "run")), capture_output=True, text=True, timeout=900)
+    settings["eval_manifest"] = str(manifest(None))  # the held-out tier is still being measured
+    run = tmp_path / "run"
+    early = subprocess.run(evolve_cmd("--config", str(write_config(tmp_path / "c.yaml", settings)), "--out",
+                                      str(run)), capture_output=True, text=True, timeout=900)
+    assert early.returncode == 2 and "no selection yet" in early.stderr and f"--resume {run}" in early.stderr
+    assert (run / "frozen").is_dir() and not (run / "eval" / "eval.json").exists()
+    manifest(heldout[1])
+    done = subprocess.run(evolve_cmd("--resume", str(run)), capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    evaluated = EvalResult.model_validate_json((tmp_path / "run" / "eval" / "eval.json").read_text())
+    evaluated = EvalResult.model_validate_json((run / "eval" / "eval.json").read_text())
     assert evaluated.tasks == 1 and [flip.task for flip in evaluated.flips] == [heldout[1]]

@@ -90,7 +90,8 @@ class EvolveConfig(TrialSettings):
     eval_k: int = Field(default=3, ge=1, description="Attempts per held-out task and side.")
     eval_manifest: Path | None = Field(default=None, description="The held-out tasks' manifest: evaluate only on "
                                        "its selection (`tasks select` on the held-out tier, chosen before any "
-                                       "result, e.g. by the starting generation's measured difficulty).")
+                                       "result, e.g. by the starting generation's measured difficulty); a run "
+                                       "reaching its evaluation before the selection exists stops there.")
     share_from: Path | None = Field(default=None, description="Another evolution run with the same agent, trial "
                                     "settings, tasks, seed and held-out tasks (e.g. the other editor arm): its "
                                     "rollouts of a generation and seed, its held-out baseline side and its role "

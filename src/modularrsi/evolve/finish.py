@@ -18,6 +18,8 @@ from modularrsi.evolve.proposal import manifest_id
 from modularrsi.evolve.runfiles import FrozenRecord, MergeRecord, read_model, write_model
 from modularrsi.evolve.seeds import derived_seed
 from modularrsi.harness.library import load_generation
+from modularrsi.tasks.manifest import load_manifest
+from modularrsi.util.errors import UserError
 
 
 def merge(evo: RunContext, library: Path) -> Path:
@@ -60,6 +62,9 @@ async def evaluate_frozen(evo: RunContext, start: Path, frozen: Path) -> EvalRes
     if evo.layout.eval_result.is_file():
         return read_model(evo.layout.eval_result, EvalResult)
     c = evo.config
+    if c.eval_manifest is not None and load_manifest(c.eval_manifest).selection is None:
+        raise UserError(f"eval_manifest {c.eval_manifest}: no selection yet; choose the held-out tasks with "
+                        f"`modularrsi tasks select`, then continue with --resume {evo.run_dir}")
     template = evo.run_template().model_copy(update={
         "tasks": c.eval_tasks, "manifest": c.eval_manifest, "k": c.eval_k, "seed": derived_seed(c.seed, "eval")})
     share.take_baseline(c, evo.layout.root, evo.layout.eval / "baseline")
