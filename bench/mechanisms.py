@@ -17,7 +17,10 @@ same table is the real ground truth of what helps that model: every variant repl
 cache (``replay_cache``: common random numbers, docs/evolve.md), so an attempt asks the model only from
 the first request that differs from its paired gen_0 attempt, and a mechanism that changes nothing
 changes no outcome. The repeat of gen_0 is then off unless ``--repeat`` is given (a real model's repeat
-costs a whole run). ``--manifest`` runs the manifest's train split of ``--tasks``.
+costs a whole run). ``--manifest`` runs the manifest's train split of ``--tasks``. ``--gen0-from RUN`` takes
+a finished gen_0 run of the same tasks - an evolution's epoch sample (``samples/<gen_0>-s<seed>``) - as the
+gen_0 side (copied in; its seed and K are used), so the ground truth is measured on the very draws the
+evolution saw and gen_0 is not paid for twice.
 
     python bench/mechanisms.py [--tasks tasks/pool] [-k 3] [-n 8] [--seed 0] [--only trim_listing ...] [--out DIR]
     python bench/mechanisms.py --config bench/small_tier/agent.yaml --tasks tasks/small/pool \
@@ -35,7 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import yaml
@@ -46,6 +49,7 @@ from modularrsi.models.settings import is_sim
 from modularrsi.offline.catalogue import CATALOGUE
 from modularrsi.offline.sim_editor import SimEditor
 from modularrsi.util.files import write_text
+from modularrsi.util.runcopy import copy_run
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -161,9 +165,24 @@ def ground_truth(rows: list[dict], setup: Setup, model: str, replayed: bool) -> 
                      for row in rows]}
 
 
-def main(setup: Setup, only: list[str], out: Path | None, repeat: bool | None, as_json: Path | None = None) -> None:
+def adopt_gen0(run: Path, root: Path, setup: Setup) -> Setup:
+    """``--gen0-from``: an existing gen_0 run (e.g. an evolution's epoch sample) becomes this bench's gen_0
+    side, copied once; its run seed and K become the variants' (same attempt seeds, so they replay it)."""
+    if not (run / "results.json").is_file():
+        raise SystemExit(f"error: --gen0-from {run}: no finished run there (no results.json)")
+    base = root / "run_gen_0"
+    if not base.exists():
+        copy_run(run, base)
+    recorded = yaml.safe_load((base / "config.yaml").read_text())
+    return replace(setup, seed=int(recorded["seed"]), k=int(recorded["k"]))
+
+
+def main(setup: Setup, only: list[str], out: Path | None, repeat: bool | None, as_json: Path | None = None,
+         gen0_from: Path | None = None) -> None:
     root = out or Path(tempfile.mkdtemp(prefix="bench-mechanisms-"))
     root.mkdir(parents=True, exist_ok=True)
+    if gen0_from is not None:
+        setup = adopt_gen0(gen0_from, root, setup)
     model = setup.model()
     simulated = is_sim(model)
     editor = SimEditor(seed=setup.seed, bad_rate=0.0)
@@ -189,6 +208,8 @@ def main(setup: Setup, only: list[str], out: Path | None, repeat: bool | None, a
         print(f"  {name}: {time.monotonic() - t0:.0f} s", file=sys.stderr)
     base = rows[0]
     for row in rows:
+        if {t for t, _ in row["outcomes"]} != {t for t, _ in base["outcomes"]}:
+            raise SystemExit(f"error: {row['name']} ran other tasks than gen_0 (--gen0-from a run of other tasks?)")
         pairs = [(base["outcomes"][key], row["outcomes"].get(key, False)) for key in base["outcomes"]]
         row["wins"] = sum(1 for b, v in pairs if v and not b)
         row["losses"] = sum(1 for b, v in pairs if b and not v)
@@ -223,6 +244,8 @@ if __name__ == "__main__":
                         "variants already finished there are read, not run again")
     parser.add_argument("--json", type=Path, help="also write the table as JSON here (the ground truth that "
                         "bench/small_tier/summary.py reads)")
+    parser.add_argument("--gen0-from", type=Path, help="a finished gen_0 run of the same tasks (e.g. an evolution's "
+                        "samples/<gen_0>-s<seed>): copied in as gen_0; its seed and K are used")
     args = parser.parse_args()
     main(Setup(args.tasks, args.k, args.n, args.seed, args.config, args.manifest, args.env), args.only, args.out,
-         args.repeat, args.json)
+         args.repeat, args.json, args.gen0_from)

@@ -12,7 +12,8 @@
 # 2. select: the evolution set from tasks/small/pool and the held-out evaluation set from tasks/small/heldout,
 #    each medium-centred on the measured success rates.
 # 3. mechanisms: the real ground truth - gen_0 against gen_0 + each catalogue mechanism that could matter
-#    for this model, on the evolution set, K=3, paired (bench/mechanisms.py); the table into
+#    for this model, on the evolution set, K=3, paired (bench/mechanisms.py; gen_0's side is the catalogue
+#    arm's epoch-0 sample once it exists, so run it after `evolve` has sampled); the table into
 #    bench/small_tier/results/mechanisms.txt (and .json, the ground truth the summary judges by).
 # 4. evolve: the two arms (bench/small_tier/evolve-catalogue.yaml, then evolve-llm.yaml, which starts from
 #    the catalogue arm's draws), each with its held-out evaluation against gen_0; each arm's eval.json and
@@ -63,8 +64,13 @@ if [ "$step" = select ] || [ "$step" = all ]; then
     --distribution medium-centered --count 20 --holdout-fraction 0 --allow-shortfall
 fi
 if [ "$step" = mechanisms ] || [ "$step" = all ]; then
+  # gen_0's side: the catalogue arm's epoch-0 sample when it exists (the draws the evolution saw; not paid twice)
+  sample=$(.venv/bin/python -c 'import json, sys; print(json.load(open(sys.argv[1]))["run"])' \
+    "$OUT/evolve-catalogue/lanes/tool_use/epoch_0/sample.json" 2>/dev/null || true)
+  gen0=(); [ -n "$sample" ] && [ -f "$OUT/evolve-catalogue/$sample/results.json" ] && \
+    gen0=(--gen0-from "$OUT/evolve-catalogue/$sample")
   .venv/bin/python bench/mechanisms.py --config bench/small_tier/agent.yaml --tasks tasks/small/pool \
-    --manifest "$RESULTS/pool-manifest.json" -k 3 -n "$CONCURRENCY" --env local --out "$OUT/mechanisms" \
+    --manifest "$RESULTS/pool-manifest.json" -k 3 -n "$CONCURRENCY" --env local --out "$OUT/mechanisms" "${gen0[@]}" \
     --only json_repair lenient_parse evidence_check requirements_recap loop_guard tail_window task_reminder \
     --json "$RESULTS/mechanisms.json" | tee "$RESULTS/mechanisms.txt"
 fi

@@ -46,3 +46,33 @@ def test_variants_replay_gen0_and_call_the_model_only_where_they_differ(tmp_path
         truth = json.loads((tmp_path / "truth.json").read_text())  # the table as data, for summary.py
         assert [row["name"] for row in truth["rows"]] == ["gen_0", "evidence_check", "trim_listing"]
         assert truth["model"] == "hosted_vllm/tiny" and truth["replayed"] and not truth["simulated"]
+
+
+def test_gen0_from_an_existing_run_is_copied_in_with_its_seed_and_k(tmp_path):
+    """``--gen0-from``: an earlier gen_0 run (an evolution's epoch sample) is the gen_0 side; the variants use its
+    seed and K, so an inert one replays it whole and the model is asked nothing new."""
+    done = json.dumps({"analysis": "a", "plan": "p", "commands": [], "task_complete": True})
+    with FakeOpenAIServer(responder=lambda request: done) as server:
+        config = tmp_path / "model.yaml"
+        config.write_text(f"max_turns: 4\nroles:\n  agent: {{model: hosted_vllm/tiny, api_base: '{server.base_url}',"
+                          " api_key_env: MODULARRSI_BENCH_KEY, temperature: 0.7, max_retries: 0}\n")
+
+        def bench(out, *extra):
+            result = subprocess.run(
+                [sys.executable, str(REPO / "bench" / "mechanisms.py"), "--config", str(config), "--tasks", str(TASK),
+                 "-n", "1", "--env", "local", "--only", "trim_listing", "--out", str(out), *extra],
+                capture_output=True, text=True, timeout=600, cwd=REPO,
+                env={**os.environ, "MODULARRSI_BENCH_KEY": "sk-bench"})
+            assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
+            return result.stdout
+
+        bench(tmp_path / "first", "-k", "2", "--seed", "4")
+        asked = len(server.requests)
+        sample = tmp_path / "first" / "run_gen_0"
+        again = bench(tmp_path / "second", "-k", "3", "--seed", "9", "--gen0-from", str(sample))
+        assert len(server.requests) == asked  # gen_0 copied, the inert variant replayed it
+        assert "1 tasks x k=2, run seed 4" in again
+        missing = subprocess.run([sys.executable, str(REPO / "bench" / "mechanisms.py"), "--gen0-from",
+                                  str(tmp_path / "nowhere"), "--out", str(tmp_path / "third")],
+                                 capture_output=True, text=True, timeout=300, cwd=REPO)
+        assert missing.returncode != 0 and "no finished run there" in missing.stderr
