@@ -35,14 +35,20 @@ def is_sqlite(path: Path) -> bool:
 
 
 def sqlite_snapshot(source: Path, target: Path) -> None:
-    """A consistent copy of the database ``source`` (read only) into the new file ``target``."""
+    """A consistent copy of the database ``source`` (read only) into the new file ``target``, written beside
+    it and renamed into place, so an interrupted copy leaves no half database behind."""
+    fd, partial = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".partial")
+    os.close(fd)
     reader = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)
-    writer = sqlite3.connect(target)
+    writer = sqlite3.connect(partial)
     try:
         reader.backup(writer)
+        writer.close()
+        os.replace(partial, target)
     finally:
         reader.close()
         writer.close()
+        Path(partial).unlink(missing_ok=True)
 
 
 def copy_run(source: Path, target: Path) -> None:
