@@ -77,8 +77,9 @@ fi
 if [ "$step" = evolve ] || [ "$step" = all ]; then
   for arm in catalogue llm; do  # the LLM arm shares the catalogue arm's draws (evolve-llm.yaml: share_from)
     dir="$OUT/evolve-$arm"
-    if [ -f "$dir/config.yaml" ]; then where=(--resume "$dir"); else where=(--out "$dir"); fi
-    .venv/bin/modularrsi evolve --config "bench/small_tier/evolve-$arm.yaml" "${where[@]}"
+    # a started run goes on with its own config.yaml (--resume takes no --config)
+    if [ -f "$dir/config.yaml" ]; then where=(--resume "$dir"); else where=(--config "bench/small_tier/evolve-$arm.yaml" --out "$dir"); fi
+    .venv/bin/modularrsi evolve "${where[@]}"
     mkdir -p "$RESULTS/evolve-$arm"
     for f in eval/eval.json history.jsonl; do [ -f "$dir/$f" ] && cp "$dir/$f" "$RESULTS/evolve-$arm/"; done
   done
