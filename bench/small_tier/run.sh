@@ -26,7 +26,8 @@
 # archived runs this machine does not have, so `--resume` goes on where the last machine stopped.
 # The server: when nothing answers on 127.0.0.1:8081, bench/small_tier/serve.py is started with the
 # interpreter of `local-model fetch`'s venv (LOCAL_MODEL_HOME, default ~/.cache/local-model): 4 slots,
-# context-lookup speculative decoding. CONCURRENCY (default 4) attempts run at once.
+# context-lookup speculative decoding. CONCURRENCY (default 4) attempts run at once; the model steps (difficulty,
+# mechanisms, evolve) take a lock, so two of them never share the slots.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export LITELLM_LOCAL_MODEL_COST_MAP=True HARBOR_TELEMETRY=0 LOCAL_MODEL_KEY=${LOCAL_MODEL_KEY:-local}
@@ -38,6 +39,12 @@ mkdir -p "$OUT" "$RESULTS"
 .venv/bin/python bench/small_tier/carry.py restore
 step=${1:-all}
 first=("${@:2}")
+if [ "$step" != select ] && [ "$step" != summary ]; then
+  # one model step at a time: more conversations than the server's 4 slots evict each other's cached prompt
+  # prefixes, and every evicted turn re-reads its whole prompt (a 5,000-token prompt is over a minute here)
+  exec 9>"$OUT/.model.lock"
+  flock -n 9 || { echo "another run.sh step is using the model server ($OUT/.model.lock): wait for it to end" >&2; exit 1; }
+fi
 if ! curl -fsS http://127.0.0.1:8081/v1/models >/dev/null 2>&1; then
   nohup "$HOME_DIR/venv/bin/python" bench/small_tier/serve.py --port 8081 > "$OUT/server.log" 2>&1 &
   for _ in $(seq 1 120); do curl -fsS http://127.0.0.1:8081/v1/models >/dev/null 2>&1 && break; sleep 1; done
