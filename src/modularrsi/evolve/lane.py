@@ -214,7 +214,7 @@ class EpochRun:
             why = "another candidate of this direction was promoted" if winner else \
                 "two better-screened candidates of this direction were confirmed first"
             self.evo.settle(where, Change.decided(base, [*verdicts, GateVerdict.fail(
-                "execution", f"raced: {why} (screen: {verdicts[-1].reason})", stage="race")]))
+                "execution", f"raced: {why} ({verdicts[-1].reason})", stage="race")]))
         return winner
 
     def adopt(self, promoted: list[str], generation: Path, name: str) -> str | None:
