@@ -82,3 +82,19 @@ async def test_integration_can_combine_without_the_conflict_check(tmp_path):
     result = json.loads((tmp_path / "run" / "integration" / "result.json").read_text())
     assert "skipped" in result and "run" not in result and not (tmp_path / "run" / "samples").exists()
     assert changed_modules(library, BASELINE) == ["completion"]
+
+
+async def test_one_evolved_module_is_combined_without_a_conflict_run(tmp_path):
+    """With one module changed the combined library is that lane's own, so no attempt is spent looking for
+    a conflict (with a real model that run was the whole evolution set again, hours)."""
+    tasks = [REPO / "tasks" / "pool" / t for t in SAMPLED_TASKS]
+    config = EvolveConfig(tasks=tasks, modules=["completion", "agent_loop"])
+    good = SimEditor().propose("completion", "requirements_recap", BASELINE, tmp_path / "completion", force="good")
+    lanes = [Lane(name="completion", modules=["completion"]), Lane(name="agent_loop", modules=["agent_loop"])]
+    library = await integrate(Evolution(config, tmp_path / "run"), BASELINE, lanes,
+                              {"completion": good.staging_dir, "agent_loop": BASELINE})
+    result = json.loads((tmp_path / "run" / "integration" / "result.json").read_text())
+    assert result["evolved_modules"] == ["completion"]
+    assert result["skipped"] == "one module evolved (completion): nothing to conflict with, no run"
+    assert "run" not in result and not (tmp_path / "run" / "samples").exists()
+    assert read_sources(load_generation(library)) == read_sources(load_generation(good.staging_dir))

@@ -47,6 +47,8 @@ async def integrate(evo: RunContext, start: Path, lanes: list[Lane], finals: dic
     library = combined
     if not evo.config.integration.enabled:
         result.skipped = "integration.enabled is false: lanes combined without the conflict check"
+    elif len(evolved) == 1:  # the combined library is that lane's own: no other module to conflict with
+        result.skipped = f"one module evolved ({next(iter(evolved))}): nothing to conflict with, no run"
     elif evolved:
         seed = derived_seed(evo.config.seed, "integration")
         run, results = await evo.run_generation(combined, seed, sorted(evo.task_dirs))
