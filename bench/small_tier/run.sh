@@ -46,7 +46,8 @@ if [ "$step" != select ] && [ "$step" != summary ]; then
   flock -n 9 || { echo "another run.sh step is using the model server ($OUT/.model.lock): wait for it to end" >&2; exit 1; }
 fi
 if ! curl -fsS http://127.0.0.1:8081/v1/models >/dev/null 2>&1; then
-  nohup "$HOME_DIR/venv/bin/python" bench/small_tier/serve.py --port 8081 > "$OUT/server.log" 2>&1 &
+  # 9>&-: the server outlives this step and must not hold its lock
+  nohup "$HOME_DIR/venv/bin/python" bench/small_tier/serve.py --port 8081 > "$OUT/server.log" 2>&1 9>&- &
   for _ in $(seq 1 120); do curl -fsS http://127.0.0.1:8081/v1/models >/dev/null 2>&1 && break; sleep 1; done
   curl -fsS http://127.0.0.1:8081/v1/models >/dev/null || { echo "server did not start; see $OUT/server.log" >&2; exit 1; }
 fi
