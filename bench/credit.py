@@ -14,6 +14,8 @@ gen_0 on a few held-out tasks, and scores what each promoted:
 - held-out gain = frozen − gen_0 Acc (paired, same seeds); best reachable gain = the same for gen_0 plus
   one mechanism per active mode (:data:`BEST`), evaluated on the same tasks and seeds;
 - trials spent = Harbor trials of the evolution (held-out evaluation excluded);
+- separation: each method against lanes, world by world (:mod:`credit_stats`: a sign test over worlds, and
+  when it does not separate them, about how many worlds it would take);
 - load timeouts = proposals the static gate refused because loading the generation took longer than its
   limit — a sign the machine was overloaded, not a verdict on the change (run fewer at once).
 
@@ -43,6 +45,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import yaml
+from credit_stats import separation
 
 from modularrsi.evolve.seeds import derived_seed
 from modularrsi.harness import BASELINE
@@ -318,6 +321,7 @@ def main() -> None:
               f"{r['trials']} trials")
     print("\n" + table(rows) + "\n")
     print(proposal_table(rows) + "\n")
+    print(separation(rows, args.methods) + "\n")
     print(f"sim worlds (numbers show the machinery works, not what a real model would gain); "
           f"{time.monotonic() - start:.0f} s")
 
