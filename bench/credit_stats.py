@@ -9,11 +9,16 @@ When that test does not separate two methods, the worlds it would take are a plu
 number of worlds at which the exact sign test at ``alpha`` rejects with probability at least ``power`` when
 worlds win, lose and tie at the rates this run saw. It is itself estimated from a few worlds; when wins and
 losses were equally frequent no number of worlds is predicted to separate the methods ("no difference seen").
+
+    python bench/credit_stats.py bench/results/credit/<key>   # the table from a directory of committed scores
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 from scipy.stats import binom
@@ -84,3 +89,18 @@ def separation(rows: list[dict], methods: list[str], baseline: str = "lanes", al
             lines.append(f"| {method} | {name} | {len(worlds)} | {win} / {loss} / {len(d) - win - loss} | "
                          f"{d.mean():+.3f} | {p:.3f} | {verdict} |")
     return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description="the separation table of a directory of credit-bench scores")
+    ap.add_argument("scores", type=Path, help="bench/results/credit/<key>: one JSON file per finished run")
+    args = ap.parse_args()
+    rows = [json.loads(p.read_text()) for p in sorted(args.scores.glob("w*-*.json")) if not p.stem.endswith("-best")]
+    if not rows:
+        raise SystemExit(f"error: {args.scores}: no run scores (w<world>-<method>.json) there")
+    methods = list(dict.fromkeys(r["method"] for r in rows))
+    print(separation(rows, methods))
+
+
+if __name__ == "__main__":
+    main()
