@@ -48,10 +48,13 @@ def server(spec: str, slots: int, log: Path, threads: int | None = None):
 
 
 def run_level(level: int, tasks: list[str], k: int, run_dir: Path) -> Path:
-    where = ["--resume", str(run_dir)] if (run_dir / "config.yaml").is_file() else ["--out", str(run_dir)]
-    command = [str(ROOT / ".venv" / "bin" / "modularrsi"), "run", "--config", str(ROOT / "bench/small_tier/agent.yaml"),
-               "--tasks", *[str(ROOT / "tasks/small/pool" / t) for t in tasks], "-k", str(k), "-n", str(level),
-               "--env", "local", *where]
+    command = [str(ROOT / ".venv" / "bin" / "modularrsi"), "run"]
+    if (run_dir / "config.yaml").is_file():  # a started run goes on with its own settings (--resume takes no others)
+        command += ["--resume", str(run_dir)]
+    else:
+        command += ["--config", str(ROOT / "bench/small_tier/agent.yaml"), "--tasks",
+                    *[str(ROOT / "tasks/small/pool" / t) for t in tasks], "-k", str(k), "-n", str(level),
+                    "--env", "local", "--out", str(run_dir)]
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HARBOR_TELEMETRY": "0",
            "LOCAL_MODEL_KEY": os.environ.get("LOCAL_MODEL_KEY", "local")}
     subprocess.run(command, check=True, env=env, cwd=ROOT)
