@@ -2,6 +2,7 @@
 
     python bench/small_tier/speed.py [--tasks T...] [-k 1] [--levels 1 2 4] [--spec ngram_mod none]
         [--threads 2 1] [--out runs/small-tier/speed]
+    python bench/small_tier/speed.py --report RUN_DIR...   # the table of finished levels, nothing run
 
 One ``modularrsi run`` of gen_0 per server setting and concurrency level on the same small-tier tasks (K
 attempts each, the settings of ``bench/small_tier/agent.yaml``). For each ``--spec`` (speculative decoding of
@@ -61,6 +62,24 @@ def run_level(level: int, tasks: list[str], k: int, run_dir: Path) -> Path:
     return run_dir
 
 
+def figures_of(label: str, run_dir: Path) -> tuple[str, dict, float]:
+    """A finished level's row: its label, ``replies.summary`` of its trials, completion tokens per hour."""
+    figures = summary([row for trial in trials_under(run_dir) if (row := attempt(trial, 1024))])
+    return label, figures, figures["completion_tokens_per_attempt"] * figures["attempts"] / figures["wall_hours"]
+
+
+def table(rows: list[tuple[str, dict, float]]) -> str:
+    """Each row with both rates as ratios to the first row's."""
+    base = rows[0]
+    lines = [f"{'server, level':>18} {'attempts':>8} {'att/h':>7} {'ratio':>6} {'tok/h':>8} {'ratio':>6} {'cached':>6} "
+             f"{'passed':>6}"]
+    for label, figures, tokens_per_hour in rows:
+        lines.append(f"{label:>18} {figures['attempts']:>8} {figures['attempts_per_hour']:>7.2f} "
+                     f"{figures['attempts_per_hour'] / base[1]['attempts_per_hour']:>6.2f} {tokens_per_hour:>8.0f} "
+                     f"{tokens_per_hour / base[2]:>6.2f} {figures['prefix_cached_share']:>6.3f} {figures['passed']:>6}")
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tasks", nargs="+", default=list(TASKS), help="task names under tasks/small/pool")
@@ -71,7 +90,15 @@ def main() -> int:
     parser.add_argument("--threads", nargs="+", type=int, help="serve.py's CPU threads per server (default: "
                         "its own, the machine's cores)")
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "small-tier" / "speed")
+    parser.add_argument("--report", nargs="+", type=Path, metavar="RUN_DIR", help="print the table of these "
+                        "finished levels (ratios to the first), running and serving nothing")
     args = parser.parse_args()
+    if args.report:
+        missing = [d for d in args.report if not (d / "config.yaml").is_file()]
+        if missing:
+            sys.exit(f"error: {missing[0]}: not a run directory (no config.yaml)")
+        print(table([figures_of(f"{d.parent.name} {d.name}", d) for d in args.report]))
+        return 0
     rows = []
     for spec in args.spec:
         for threads in args.threads or [None]:
@@ -79,16 +106,8 @@ def main() -> int:
             with server(spec, max(args.levels), args.out / name / "server.log", threads):
                 for level in sorted(args.levels):
                     run_dir = run_level(level, args.tasks, args.k, args.out / name / f"c{level}")
-                    figures = summary([row for trial in trials_under(run_dir) if (row := attempt(trial, 1024))])
-                    per_hour = figures["completion_tokens_per_attempt"] * figures["attempts"] / figures["wall_hours"]
-                    rows.append((f"{name} c{level}", figures, per_hour))
-    base = rows[0]
-    print(f"{'server, level':>18} {'attempts':>8} {'att/h':>7} {'ratio':>6} {'tok/h':>8} {'ratio':>6} {'cached':>6} "
-          f"{'passed':>6}")
-    for level, figures, tokens_per_hour in rows:
-        print(f"{level:>18} {figures['attempts']:>8} {figures['attempts_per_hour']:>7.2f} "
-              f"{figures['attempts_per_hour'] / base[1]['attempts_per_hour']:>6.2f} {tokens_per_hour:>8.0f} "
-              f"{tokens_per_hour / base[2]:>6.2f} {figures['prefix_cached_share']:>6.3f} {figures['passed']:>6}")
+                    rows.append(figures_of(f"{name} c{level}", run_dir))
+    print(table(rows))
     return 0
 
 

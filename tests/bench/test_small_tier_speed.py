@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import subprocess
 import sys
 
 from testutil import REPO
@@ -26,3 +27,18 @@ def test_a_started_level_resumes_with_its_own_settings(tmp_path, monkeypatch):
     speed.run_level(4, ["csv-sum-paid-invoices"], 1, run_dir)
     # `modularrsi run --resume` refuses --config, --tasks, -k, -n and --env: the run's config.yaml holds them
     assert commands[-1][1:] == ["run", "--resume", str(run_dir)]
+
+
+def test_the_table_gives_both_rates_as_ratios_to_the_first_row():
+    def figures(attempts_per_hour: float) -> dict:
+        return {"attempts": 4, "attempts_per_hour": attempts_per_hour, "prefix_cached_share": 0.9, "passed": 1}
+
+    lines = speed.table([("none c1", figures(20.0), 40_000.0), ("ngram_mod c4", figures(50.0), 60_000.0)]).splitlines()
+    assert lines[1].split() == ["none", "c1", "4", "20.00", "1.00", "40000", "1.00", "0.900", "1"]
+    assert lines[2].split() == ["ngram_mod", "c4", "4", "50.00", "2.50", "60000", "1.50", "0.900", "1"]
+
+
+def test_report_refuses_a_directory_that_is_no_run(tmp_path):
+    done = subprocess.run([sys.executable, str(REPO / "bench" / "small_tier" / "speed.py"), "--report", str(tmp_path)],
+                          capture_output=True, text=True, cwd=REPO)
+    assert done.returncode != 0 and done.stderr.strip() == f"error: {tmp_path}: not a run directory (no config.yaml)"
