@@ -127,8 +127,20 @@ def most_at_once(rows: list[dict]) -> int:
     return peak
 
 
+def busy_seconds(spans: list[tuple[datetime, datetime]]) -> float:
+    """Seconds in which at least one of these (start, finish) intervals was running: their union, so the idle
+    time between an interrupted run and its resumption is not counted."""
+    total, end = 0.0, None
+    for start, finish in sorted(spans):
+        if end is None or start > end:
+            total, end = total + (finish - start).total_seconds(), finish
+        elif finish > end:
+            total, end = total + (finish - end).total_seconds(), finish
+    return total
+
+
 def summary(rows: list[dict]) -> dict:
-    span_h = (max(when(r["finished"]) for r in rows) - min(when(r["started"]) for r in rows)).total_seconds() / 3600
+    span_h = busy_seconds([(when(r["started"]), when(r["finished"])) for r in rows]) / 3600
     turns = sum(r["turns"] for r in rows)
     prompt = sum(r["prompt_tokens"] for r in rows)
     classes: Counter[str] = Counter()

@@ -26,6 +26,7 @@ from collections import Counter
 from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
+from replies import busy_seconds
 
 from modularrsi.evolve.aggregate import Aggregation
 from modularrsi.evolve.evaluate import EvalResult
@@ -75,15 +76,9 @@ def judge(function: str, truth: dict | None, alpha: float) -> dict:
 def busy_hours(run: Path) -> tuple[int, float]:
     """Trials finished (held-out evaluation included) and the hours in which at least one was running: the
     union of their intervals, so the idle time between resumed sessions is not counted."""
-    spans = sorted((r.started_at, r.finished_at) for path in run.rglob("trials/*/result.json")
-                   if (r := read_finished(path.parent)) and r.started_at and r.finished_at)
-    total, end = 0.0, None
-    for start, finish in spans:
-        if end is None or start > end:
-            total, end = total + (finish - start).total_seconds(), finish
-        elif finish > end:
-            total, end = total + (finish - end).total_seconds(), finish
-    return len(spans), total / 3600
+    spans = [(r.started_at, r.finished_at) for path in run.rglob("trials/*/result.json")
+             if (r := read_finished(path.parent)) and r.started_at and r.finished_at]
+    return len(spans), busy_seconds(spans) / 3600
 
 
 def directions(layout: RunLayout) -> int:

@@ -56,6 +56,15 @@ def test_a_run_is_summarised_from_its_trials(tmp_path, capsys):
     assert replies.main([str(tmp_path / "empty")]) == 2
 
 
+def test_a_resumed_run_counts_only_its_busy_time(tmp_path):
+    # one attempt, then the run stopped for a day and was resumed for another: 1 busy hour, not 25
+    trials = tmp_path / "run" / "trials"
+    trial(trials, "t__a0", "2026-01-01T00:00:00Z", "2026-01-01T00:30:00Z", [(json.dumps(GOOD), False)])
+    trial(trials, "t__a1", "2026-01-02T00:00:00Z", "2026-01-02T00:30:00Z", [(json.dumps(GOOD), False)])
+    figures = replies.summary([replies.attempt(t, 1024) for t in replies.trials_under(tmp_path / "run")])
+    assert figures["wall_hours"] == 1.0 and figures["attempts_per_hour"] == 2.0
+
+
 def test_an_invalid_escape_is_told_from_an_escaped_backslash():
     reply = '{"analysis": "a", "plan": "p", "commands": [{"keystrokes": "find . -exec rm {} \\\\;\\n"}]}'
     assert json.loads(reply)  # "\\\\;" is an escaped backslash and a ';': valid JSON

@@ -18,6 +18,7 @@ from testutil import REPO
 from modularrsi.evolve.aggregate import Aggregation
 from modularrsi.evolve.history import Change
 
+sys.path.insert(0, str(REPO / "bench" / "small_tier"))  # summary.py imports replies.py beside it
 spec = importlib.util.spec_from_file_location("summary", REPO / "bench" / "small_tier" / "summary.py")
 summary = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(summary)
