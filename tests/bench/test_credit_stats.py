@@ -5,13 +5,11 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import math
-import sys
 
 import pytest
 from scipy.stats import binomtest
 from testutil import REPO
 
-sys.path.insert(0, str(REPO / "bench"))
 spec = importlib.util.spec_from_file_location("credit_stats", REPO / "bench" / "credit_stats.py")
 stats = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(stats)

@@ -8,10 +8,13 @@ import sys
 
 from testutil import REPO
 
-sys.path.insert(0, str(REPO / "bench" / "small_tier"))
 spec = importlib.util.spec_from_file_location("speed", REPO / "bench" / "small_tier" / "speed.py")
 speed = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(speed)
+sys.path.insert(0, str(REPO / "bench" / "small_tier"))  # speed.py imports its neighbours (replies.py)
+try:
+    spec.loader.exec_module(speed)
+finally:
+    sys.path.remove(str(REPO / "bench" / "small_tier"))
 
 
 def test_a_started_level_resumes_with_its_own_settings(tmp_path, monkeypatch):

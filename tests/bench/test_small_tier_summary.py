@@ -18,10 +18,13 @@ from testutil import REPO
 from modularrsi.evolve.aggregate import Aggregation
 from modularrsi.evolve.history import Change
 
-sys.path.insert(0, str(REPO / "bench" / "small_tier"))  # summary.py imports replies.py beside it
 spec = importlib.util.spec_from_file_location("summary", REPO / "bench" / "small_tier" / "summary.py")
 summary = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(summary)
+sys.path.insert(0, str(REPO / "bench" / "small_tier"))  # summary.py imports its neighbours (replies.py)
+try:
+    spec.loader.exec_module(summary)
+finally:
+    sys.path.remove(str(REPO / "bench" / "small_tier"))
 
 TRUTH = {"model": "openai/tiny", "simulated": False, "replayed": True, "tasks": 20, "k": 3, "seed": 0, "rows": [
     {"name": "gen_0", "tasks_up": 0, "tasks_down": 0, "p": 1.0, "delta_acc": 0.0},
