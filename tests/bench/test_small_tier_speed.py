@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 
-from testutil import REPO
+from testutil import REPO, load_script
 
-spec = importlib.util.spec_from_file_location("speed", REPO / "bench" / "small_tier" / "speed.py")
-speed = importlib.util.module_from_spec(spec)
-sys.path.insert(0, str(REPO / "bench" / "small_tier"))  # speed.py imports its neighbours (replies.py)
-try:
-    spec.loader.exec_module(speed)
-finally:
-    sys.path.remove(str(REPO / "bench" / "small_tier"))
+speed = load_script("bench/small_tier/speed.py")
 
 
 def test_a_started_level_resumes_with_its_own_settings(tmp_path, monkeypatch):

@@ -3,7 +3,6 @@ its cost, and - for a null result - what stopped it."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -13,18 +12,12 @@ import pytest
 from harbor.models.task.id import LocalTaskId
 from harbor.models.trial.config import TaskConfig, TrialConfig
 from harbor.models.trial.result import AgentInfo, ExceptionInfo, TrialResult
-from testutil import REPO
+from testutil import REPO, load_script
 
 from modularrsi.evolve.aggregate import Aggregation
 from modularrsi.evolve.history import Change
 
-spec = importlib.util.spec_from_file_location("summary", REPO / "bench" / "small_tier" / "summary.py")
-summary = importlib.util.module_from_spec(spec)
-sys.path.insert(0, str(REPO / "bench" / "small_tier"))  # summary.py imports its neighbours (replies.py)
-try:
-    spec.loader.exec_module(summary)
-finally:
-    sys.path.remove(str(REPO / "bench" / "small_tier"))
+summary = load_script("bench/small_tier/summary.py")
 
 TRUTH = {"model": "openai/tiny", "simulated": False, "replayed": True, "tasks": 20, "k": 3, "seed": 0, "rows": [
     {"name": "gen_0", "tasks_up": 0, "tasks_down": 0, "p": 1.0, "delta_acc": 0.0},

@@ -1,9 +1,12 @@
-"""Helpers shared by tests: the repository root and a minimal task writer."""
+"""Helpers shared by tests: the repository root, a minimal task writer and a bench script loader."""
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 import textwrap
 from pathlib import Path
+from types import ModuleType
 
 REPO = Path(__file__).resolve().parents[2]
 #: The shipped task directories: evolution pools and the held-out pools they never overlap.
@@ -13,6 +16,20 @@ SHIPPED_TASKS = sorted(t for d in (*EVOLUTION_POOLS, *HELDOUT_POOLS) for t in d.
 #: The pool tasks of the evolve tests' shared sim run (tests/evolve/conftest.py).
 SAMPLED_TASKS = ["crm-contacts-dedup-by-email", "rotate-app-logs-retention", "textkit-slugify-accents",
                  "throttle-rejected-requests-count"]
+
+
+def load_script(relative: str) -> ModuleType:
+    """A script of the repository (e.g. ``bench/small_tier/speed.py``) as a module, its own directory on
+    ``sys.path`` only while it loads (it may import its neighbours; none shadows a module afterwards)."""
+    path = REPO / relative
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(path.parent))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(path.parent))
+    return module
 
 
 def write_task(root: Path, name: str = "probe", *, dockerfile: str | None = None, toml: str = "",
