@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import math
 
 import pytest
 from scipy.stats import binomtest
-from testutil import REPO
+from testutil import load_script
 
-spec = importlib.util.spec_from_file_location("credit_stats", REPO / "bench" / "credit_stats.py")
-stats = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(stats)
+stats = load_script("bench/credit_stats.py")
 
 
 def brute_power(n: int, p_win: float, p_loss: float, alpha: float) -> float:

@@ -4,7 +4,6 @@ refuses an archive that would write outside its run."""
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import os
@@ -14,11 +13,9 @@ import subprocess
 import tarfile
 
 import pytest
-from testutil import REPO
+from testutil import REPO, load_script
 
-spec = importlib.util.spec_from_file_location("carry", REPO / "bench" / "small_tier" / "carry.py")
-carry = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(carry)
+carry = load_script("bench/small_tier/carry.py")
 
 
 def make_run(runs):

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import pytest
-from testutil import REPO
+from testutil import load_script
 
-spec = importlib.util.spec_from_file_location("replies", REPO / "bench" / "small_tier" / "replies.py")
-replies = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(replies)
+replies = load_script("bench/small_tier/replies.py")
 
 GOOD = {"analysis": "a", "plan": "p", "commands": [{"keystrokes": "ls\n", "duration": 0.1}], "task_complete": False}
 RAW_NEWLINE = '{"analysis": "line one\nline two", "plan": "p", "commands": [], "task_complete": false}'
