@@ -25,7 +25,10 @@ evolution saw and gen_0 is not paid for twice.
     python bench/mechanisms.py [--tasks tasks/pool] [-k 3] [-n 8] [--seed 0] [--only trim_listing ...] [--out DIR]
     python bench/mechanisms.py --config bench/small_tier/agent.yaml --tasks tasks/small/pool \
         --manifest bench/small_tier/results/pool-manifest.json -k 3 -n 4 --env local \
-        --only json_repair evidence_check requirements_recap loop_guard tail_window task_reminder --out DIR
+        --only json_repair loop_guard evidence_check --out DIR --json truth.json --text truth.txt
+
+``--json``/``--text`` are rewritten after every variant, listing those not run yet: a bench stopped part-way
+keeps what it measured, and the same command goes on from there.
 """
 
 from __future__ import annotations
@@ -156,13 +159,39 @@ def signal_table(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n(per attempt; obs KB = mean size of an observation message)"
 
 
-def ground_truth(rows: list[dict], setup: Setup, model: str, replayed: bool) -> dict:
-    """The table as data (``--json``): what ``bench/small_tier/summary.py`` judges promoted changes by."""
+def ground_truth(rows: list[dict], setup: Setup, model: str, replayed: bool, pending: list[str]) -> dict:
+    """The table as data (``--json``): what ``bench/small_tier/summary.py`` judges promoted changes by.
+    ``pending``: the variants not run yet (a bench stopped part-way still states what it has measured)."""
     keep = ("name", "overall", "wins", "losses", "tasks_up", "tasks_down", "p")
     return {"model": model, "simulated": is_sim(model), "replayed": replayed,
-            "tasks": rows[0]["overall"]["tasks"], "k": setup.k, "seed": setup.seed,
+            "tasks": rows[0]["overall"]["tasks"], "k": setup.k, "seed": setup.seed, "pending": pending,
             "rows": [{key: row[key] for key in keep} | {"delta_acc": row["overall"]["acc"] - rows[0]["overall"]["acc"]}
                      for row in rows]}
+
+
+def compare(rows: list[dict]) -> None:
+    """Each row against gen_0 (the first): attempt flips, task flips and the sign test over tasks."""
+    base = rows[0]
+    for row in rows:
+        if {t for t, _ in row["outcomes"]} != {t for t, _ in base["outcomes"]}:
+            raise SystemExit(f"error: {row['name']} ran other tasks than gen_0 (--gen0-from a run of other tasks?)")
+        pairs = [(base["outcomes"][key], row["outcomes"].get(key, False)) for key in base["outcomes"]]
+        row["wins"] = sum(1 for b, v in pairs if v and not b)
+        row["losses"] = sum(1 for b, v in pairs if b and not v)
+        row["tasks_up"], row["tasks_down"] = task_flips(base["outcomes"], row["outcomes"])
+        row["p"] = task_sign_test_p(row["tasks_up"], row["tasks_down"])
+
+
+def report(rows: list[dict], setup: Setup, model: str, replayed: bool, pending: list[str], seconds: float,
+           root: Path) -> str:
+    o = rows[0]["overall"]
+    paired = " (variants replay gen_0's response cache: common random numbers)" if replayed else ""
+    label = ("sim model (simulated: these numbers test the machinery, not a real model)" if is_sim(model) else
+             f"model {model}{paired}")
+    waiting = f"\nnot run yet (run the same command again to go on): {', '.join(pending)}\n" if pending else ""
+    return (f"gen_0 vs gen_0 + one catalogue mechanism; {label}; {o['tasks']} tasks x k={setup.k}, run seed "
+            f"{setup.seed} (paired attempt seeds); {seconds:.0f} s\n{waiting}\n{table(rows, rows[0])}\n\n"
+            f"{signal_table(rows)}\n\nrun directories: {root}")
 
 
 def adopt_gen0(run: Path, root: Path, setup: Setup) -> Setup:
@@ -178,7 +207,7 @@ def adopt_gen0(run: Path, root: Path, setup: Setup) -> Setup:
 
 
 def main(setup: Setup, only: list[str], out: Path | None, repeat: bool | None, as_json: Path | None = None,
-         gen0_from: Path | None = None) -> None:
+         gen0_from: Path | None = None, as_text: Path | None = None) -> None:
     root = out or Path(tempfile.mkdtemp(prefix="bench-mechanisms-"))
     root.mkdir(parents=True, exist_ok=True)
     if gen0_from is not None:
@@ -186,18 +215,20 @@ def main(setup: Setup, only: list[str], out: Path | None, repeat: bool | None, a
     model = setup.model()
     simulated = is_sim(model)
     editor = SimEditor(seed=setup.seed, bad_rate=0.0)
+    unknown = [tag for tag in only if tag not in CATALOGUE]
+    if unknown:
+        raise SystemExit(f"error: --only {' '.join(unknown)}: not a catalogue tag; the tags: {' '.join(CATALOGUE)}")
     variants = [("gen_0", BASELINE)]
-    for tag, entry in CATALOGUE.items():
-        if not only or tag in only:
-            staging = root / f"gen_{tag}"
-            if not (staging / "manifest.json").is_file():
-                editor.propose(entry.module, tag, BASELINE, staging, force="good")
-            variants.append((tag, staging))
+    for tag in only or list(CATALOGUE):  # in the order given: a long real-model bench runs the first ones first
+        entry, staging = CATALOGUE[tag], root / f"gen_{tag}"
+        if not (staging / "manifest.json").is_file():
+            editor.propose(entry.module, tag, BASELINE, staging, force="good")
+        variants.append((tag, staging))
     if simulated if repeat is None else repeat:
         variants.append(("gen_0 (repeat)", BASELINE))  # last: also shows drift in machine load over the bench
     rows, started = [], time.monotonic()
     replay = root / "run_gen_0" / "cache.sqlite" if setup.config and not simulated else None
-    for name, generation in variants:
+    for i, (name, generation) in enumerate(variants):
         t0 = time.monotonic()
         out = root / ("run_" + re.sub(r"\W+", "_", name).strip("_"))
         done = out / "results.json"  # a finished variant (this --out before) is read, not run again
@@ -206,26 +237,16 @@ def main(setup: Setup, only: list[str], out: Path | None, repeat: bool | None, a
         rows.append({"name": name, "overall": results["overall"], "outcomes": outcomes(results),
                      "signals": signals(out)})
         print(f"  {name}: {time.monotonic() - t0:.0f} s", file=sys.stderr)
-    base = rows[0]
-    for row in rows:
-        if {t for t, _ in row["outcomes"]} != {t for t, _ in base["outcomes"]}:
-            raise SystemExit(f"error: {row['name']} ran other tasks than gen_0 (--gen0-from a run of other tasks?)")
-        pairs = [(base["outcomes"][key], row["outcomes"].get(key, False)) for key in base["outcomes"]]
-        row["wins"] = sum(1 for b, v in pairs if v and not b)
-        row["losses"] = sum(1 for b, v in pairs if b and not v)
-        row["tasks_up"], row["tasks_down"] = task_flips(base["outcomes"], row["outcomes"])
-        row["p"] = task_sign_test_p(row["tasks_up"], row["tasks_down"])
-    o = base["overall"]
-    label = ("sim model (simulated: these numbers test the machinery, not a real model)" if simulated else
-             f"model {model}" + (" (variants replay gen_0's response cache: common random numbers)" if replay else ""))
-    print(f"gen_0 vs gen_0 + one catalogue mechanism; {label}; {o['tasks']} tasks x k={setup.k}, run seed "
-          f"{setup.seed} (paired attempt seeds); {time.monotonic() - started:.0f} s\n")
-    print(table(rows, base))
-    print()
-    print(signal_table(rows))
-    print(f"\nrun directories: {root}")
-    if as_json:
-        write_text(as_json, json.dumps(ground_truth(rows, setup, model, replay is not None), indent=2) + "\n")
+        compare(rows)
+        pending = [later for later, _ in variants[i + 1:]]
+        text = report(rows, setup, model, replay is not None, pending, time.monotonic() - started, root)
+        # written after every variant: what a bench stopped part-way has measured is kept
+        if as_text:
+            write_text(as_text, text + "\n")
+        if as_json:
+            write_text(as_json, json.dumps(ground_truth(rows, setup, model, replay is not None, pending), indent=2)
+                       + "\n")
+    print(text)
 
 
 if __name__ == "__main__":
@@ -239,13 +260,14 @@ if __name__ == "__main__":
     parser.add_argument("--env", help="environment of the trials (default: run's)")
     parser.add_argument("--repeat", action=argparse.BooleanOptionalAction, default=None,
                         help="run gen_0 again last (default: with sim only)")
-    parser.add_argument("--only", nargs="*", default=[], help="catalogue tags to bench (default: all)")
+    parser.add_argument("--only", nargs="*", default=[], help="catalogue tags to bench, in this order (default: all)")
     parser.add_argument("--out", type=Path, help="run directories here (default: a new temporary directory); "
                         "variants already finished there are read, not run again")
-    parser.add_argument("--json", type=Path, help="also write the table as JSON here (the ground truth that "
-                        "bench/small_tier/summary.py reads)")
+    parser.add_argument("--json", type=Path, help="also write the table as JSON here, after every variant (the "
+                        "ground truth that bench/small_tier/summary.py reads; its 'pending' lists what is not run yet)")
+    parser.add_argument("--text", type=Path, help="also write the printed tables here, after every variant")
     parser.add_argument("--gen0-from", type=Path, help="a finished gen_0 run of the same tasks (e.g. an evolution's "
                         "samples/<gen_0>-s<seed>): copied in as gen_0; its seed and K are used")
     args = parser.parse_args()
     main(Setup(args.tasks, args.k, args.n, args.seed, args.config, args.manifest, args.env), args.only, args.out,
-         args.repeat, args.json, args.gen0_from)
+         args.repeat, args.json, args.gen0_from, args.text)

@@ -72,6 +72,8 @@ if [ "$step" = select ] || [ "$step" = all ]; then
     --distribution medium-centered --count 20 --holdout-fraction 0 --allow-shortfall
 fi
 if [ "$step" = mechanisms ] || [ "$step" = all ]; then
+  # the order is the order of use, each variant hours of the model: the mechanism an arm promoted first, then
+  # the ones aimed at what the held-out evaluation shows (repeated replies, the turn limit), the harmful control last
   # gen_0's side: the catalogue arm's epoch-0 sample when it exists (the draws the evolution saw; not paid twice)
   sample=$(.venv/bin/python -c 'import json, sys; print(json.load(open(sys.argv[1]))["run"])' \
     "$OUT/evolve-catalogue/lanes/tool_use/epoch_0/sample.json" 2>/dev/null || true)
@@ -79,8 +81,8 @@ if [ "$step" = mechanisms ] || [ "$step" = all ]; then
     gen0=(--gen0-from "$OUT/evolve-catalogue/$sample")
   .venv/bin/python bench/mechanisms.py --config bench/small_tier/agent.yaml --tasks tasks/small/pool \
     --manifest "$RESULTS/pool-manifest.json" -k 3 -n "$CONCURRENCY" --env local --out "$OUT/mechanisms" "${gen0[@]}" \
-    --only json_repair lenient_parse evidence_check requirements_recap loop_guard tail_window task_reminder \
-    --json "$RESULTS/mechanisms.json" | tee "$RESULTS/mechanisms.txt"
+    --only json_repair loop_guard task_reminder evidence_check requirements_recap tail_window lenient_parse \
+    --json "$RESULTS/mechanisms.json" --text "$RESULTS/mechanisms.txt"
 fi
 if [ "$step" = evolve ] || [ "$step" = all ]; then
   for arm in catalogue llm; do  # the LLM arm shares the catalogue arm's draws (evolve-llm.yaml: share_from)

@@ -65,8 +65,8 @@ def judge(function: str, truth: dict | None, alpha: float) -> dict:
     if tag is None:
         return {"function": function, "tag": None, "verdict": "own mechanism (no ground-truth row)"}
     if row is None:
-        return {"function": function, "tag": tag, "verdict": "not measured" if truth is None else
-                "not in the ground truth"}
+        pending = truth is None or tag in truth.get("pending", [])
+        return {"function": function, "tag": tag, "verdict": "not measured" if pending else "not in the ground truth"}
     up, down, p = row["tasks_up"], row["tasks_down"], row["p"]
     verdict = "right" if up > down and p <= alpha else "harmful" if down > up and p <= alpha else "inert"
     return {"function": function, "tag": tag, "verdict": verdict, "tasks_up": up, "tasks_down": down, "p": p,
@@ -154,7 +154,9 @@ def render(arms: dict[str, dict], truth: dict | None, alpha: float) -> str:
     if truth:
         lines.append(f"Ground truth: `bench/mechanisms.py`, model {truth['model']}"
                      f"{' (simulated)' if truth['simulated'] else ''}, {truth['tasks']} tasks x k={truth['k']}, "
-                     f"a mechanism is right / harmful when tasks rose / fell with sign-test p <= {alpha}.")
+                     f"a mechanism is right / harmful when tasks rose / fell with sign-test p <= {alpha}."
+                     + (f" Not measured yet: {', '.join(truth['pending'])} (`bench/small_tier/run.sh mechanisms` "
+                        "goes on)." if truth.get("pending") else ""))
     else:
         lines.append("Ground truth: not measured yet (`bench/small_tier/run.sh mechanisms`); promoted functions "
                      "are not judged.")

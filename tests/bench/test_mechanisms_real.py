@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import threading
+import time
 
 from testutil import REPO
 
@@ -44,7 +47,8 @@ def test_variants_replay_gen0_and_call_the_model_only_where_they_differ(tmp_path
         assert len(first_new) > 1 and "task_complete" in first_new[1]["content"]  # not from the first turn
         assert "evidence_check" in challenged
         truth = json.loads((tmp_path / "truth.json").read_text())  # the table as data, for summary.py
-        assert [row["name"] for row in truth["rows"]] == ["gen_0", "evidence_check", "trim_listing"]
+        assert [row["name"] for row in truth["rows"]] == ["gen_0", "trim_listing", "evidence_check"]  # --only's order
+        assert truth["pending"] == []
         assert truth["model"] == "hosted_vllm/tiny" and truth["replayed"] and not truth["simulated"]
 
 
@@ -76,3 +80,52 @@ def test_gen0_from_an_existing_run_is_copied_in_with_its_seed_and_k(tmp_path):
                                   str(tmp_path / "nowhere"), "--out", str(tmp_path / "third")],
                                  capture_output=True, text=True, timeout=300, cwd=REPO)
         assert missing.returncode != 0 and "no finished run there" in missing.stderr
+
+
+def test_a_bench_stopped_part_way_keeps_what_it_measured_and_goes_on(tmp_path):
+    """``--json``/``--text`` are written after every variant: stopped while the second variant waits on the model,
+    the first is on record with the second pending; the same command then finishes without redoing the first."""
+    done = json.dumps({"analysis": "a", "plan": "p", "commands": [], "task_complete": True})
+    release = threading.Event()
+
+    def responder(request):
+        if len(server.requests) > 2:  # gen_0 asked twice; the challenge of evidence_check waits here
+            release.wait(600)
+        return done
+
+    truth, text = tmp_path / "truth.json", tmp_path / "truth.txt"
+    with FakeOpenAIServer(responder=responder) as server:
+        config = tmp_path / "model.yaml"
+        config.write_text(f"max_turns: 4\nroles:\n  agent: {{model: hosted_vllm/tiny, api_base: '{server.base_url}',"
+                          " api_key_env: MODULARRSI_BENCH_KEY, temperature: 0.7, max_retries: 0}\n")
+        cmd = [sys.executable, str(REPO / "bench" / "mechanisms.py"), "--config", str(config), "--tasks", str(TASK),
+               "-k", "1", "-n", "1", "--env", "local", "--only", "trim_listing", "evidence_check",
+               "--out", str(tmp_path / "out"), "--json", str(truth), "--text", str(text)]
+        env = {**os.environ, "MODULARRSI_BENCH_KEY": "sk-bench"}
+        bench = subprocess.Popen(cmd, cwd=REPO, env=env, start_new_session=True,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 600
+            while len(server.requests) < 3 and bench.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert len(server.requests) == 3  # the second variant is waiting on the model
+        finally:
+            os.killpg(bench.pid, signal.SIGKILL)
+            bench.wait()
+            release.set()
+        partial = json.loads(truth.read_text())
+        assert [row["name"] for row in partial["rows"]] == ["gen_0", "trim_listing"]
+        assert partial["pending"] == ["evidence_check"]
+        assert "not run yet" in text.read_text() and "evidence_check" in text.read_text()
+        finished = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=REPO, env=env)
+        assert finished.returncode == 0, finished.stdout[-2000:] + finished.stderr[-3000:]
+        whole = json.loads(truth.read_text())
+        assert [row["name"] for row in whole["rows"]] == ["gen_0", "trim_listing", "evidence_check"]
+        assert whole["pending"] == [] and "not run yet" not in text.read_text()
+
+
+def test_an_unknown_mechanism_tag_is_refused_with_the_valid_ones(tmp_path):
+    result = subprocess.run([sys.executable, str(REPO / "bench" / "mechanisms.py"), "--only", "loop_gaurd",
+                             "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert result.returncode != 0
+    assert "--only loop_gaurd: not a catalogue tag" in result.stderr and "loop_guard" in result.stderr

@@ -84,6 +84,9 @@ def test_promoted_functions_are_judged_by_their_mechanisms_row():
     assert summary.judge("tool_use/fix_my_json", TRUTH, 0.1)["verdict"].startswith("own mechanism")
     assert summary.judge("completion/evidence_check", TRUTH, 0.1)["verdict"] == "not in the ground truth"
     assert summary.judge("completion/evidence_check", None, 0.1)["verdict"] == "not measured"
+    part_way = TRUTH | {"pending": ["evidence_check"]}  # a bench stopped before this mechanism's variant
+    assert summary.judge("completion/evidence_check", part_way, 0.1)["verdict"] == "not measured"
+    assert "Not measured yet: evidence_check" in summary.render({}, part_way, 0.1)
 
 
 @pytest.mark.parametrize(("changes", "directions", "heldout", "stopped"), [
