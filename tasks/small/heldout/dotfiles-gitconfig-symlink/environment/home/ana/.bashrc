@@ -1,0 +1,2 @@
+export EDITOR=vim
+alias ll='ls -la'

@@ -1,0 +1,2 @@
+def test_health(client):
+    assert client.get('/health').json == {'ok': True}
