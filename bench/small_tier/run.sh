@@ -4,7 +4,7 @@
 # the measured success rates go into bench/small_tier/results/{pool,heldout}-manifest.json task by task
 # as each task's attempts finish - commit those files and another machine goes on from them.
 #
-#   bench/small_tier/run.sh [difficulty|select|mechanisms|evolve|summary|all] [TASK_DIR...]
+#   bench/small_tier/run.sh [difficulty|select|mechanisms|evolve|heldout|summary|all] [TASK_DIR...]
 #
 # 1. difficulty: gen_0 with the model on every task of tasks/small/pool and tasks/small/heldout, K=4
 #    attempts each (the model's configured temperature). TASK_DIRs given after the step are measured
@@ -18,6 +18,9 @@
 # 4. evolve: the two arms (bench/small_tier/evolve-catalogue.yaml, then evolve-llm.yaml, which starts from
 #    the catalogue arm's draws), each with its held-out evaluation against gen_0; each arm's eval.json and
 #    what it promoted into results/.
+# 4b. heldout (not part of all): after held-out tasks were added and measured (difficulty TASK_DIR..., select),
+#    each arm's frozen library against gen_0 again, on the evaluation set as selected now, into
+#    results/evolve-<arm>/heldout-eval.json (the arm's first evaluation stays in its eval.json).
 # 5. summary: both arms side by side against the ground truth (bench/small_tier/summary.py) into
 #    results/summary.md, with each arm's results/evolve-<arm>/arm.json.
 # Every step is resumable; a step whose inputs are missing says so. Across machines: the manifests carry the
@@ -92,6 +95,27 @@ if [ "$step" = evolve ] || [ "$step" = all ]; then
     .venv/bin/modularrsi evolve "${where[@]}"
     mkdir -p "$RESULTS/evolve-$arm"
     for f in eval/eval.json history.jsonl; do [ -f "$dir/$f" ] && cp "$dir/$f" "$RESULTS/evolve-$arm/"; done
+  done
+fi
+if [ "$step" = heldout ]; then
+  # each arm's frozen library against gen_0 on the held-out evaluation set as selected now (after held-out tasks
+  # were added: difficulty TASK_DIR..., then select), paired; an arm that changed nothing is gen_0 and is skipped
+  for arm in catalogue llm; do
+    dir="$OUT/evolve-$arm" where="$OUT/heldout-$arm"
+    changed=$(.venv/bin/python -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["changed_modules"]))' \
+      "$dir/frozen.json" 2>/dev/null || echo none)
+    case $changed in none) echo "evolve-$arm: no frozen library yet (run.sh evolve)"; continue ;;
+                     0) echo "evolve-$arm: its frozen library is gen_0 (nothing promoted): not evaluated"; continue ;; esac
+    if [ -f "$where/config.yaml" ]; then how=(--resume "$where"); else
+      mkdir -p "$where"
+      # the agent's settings plus the held-out selection (a manifest is a setting, not a flag of eval)
+      { cat bench/small_tier/agent.yaml
+        echo "manifest: $RESULTS/heldout-manifest.json"; } > "$where.yaml"
+      how=(--config "$where.yaml" --generation "$dir/frozen" --tasks tasks/small/heldout --disjoint-from "$dir" \
+           -k 3 -n "$CONCURRENCY" --env local --out "$where")
+    fi
+    .venv/bin/modularrsi eval "${how[@]}"
+    cp "$where/eval.json" "$RESULTS/evolve-$arm/heldout-eval.json"
   done
 fi
 if [ "$step" = summary ] || [ "$step" = all ]; then
