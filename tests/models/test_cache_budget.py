@@ -15,15 +15,26 @@ from modularrsi.offline.scripted import ScriptedModel
 HI = [Message("user", "hello", "observation")]
 
 
-def test_cache_answers_repeats_without_calling_again(tmp_path):
+def test_a_resumed_attempt_is_answered_from_the_cache_without_calling_again(tmp_path):
     inner = ScriptedModel(["first answer"])
     model = CachedModel(inner, ResponseCache(tmp_path / "c.sqlite"))
     one = asyncio.run(model.complete(HI))
-    two = asyncio.run(model.complete([Message("user", "hello", "completion_check")]))  # purpose is not sent
-    assert one.content == two.content == "first answer" and not one.cached and two.cached
-    assert len(inner.calls) == 1 and two.cost_usd == 0.0
+    assert not one.cached and len(inner.calls) == 1
     reopened = CachedModel(ScriptedModel([]), ResponseCache(tmp_path / "c.sqlite"))
-    assert asyncio.run(reopened.complete(HI)).content == "first answer"  # a resumed run does not pay twice
+    again = asyncio.run(reopened.complete([Message("user", "hello", "completion_check")]))  # purpose is not sent
+    assert again.content == "first answer" and again.cached and again.cost_usd == 0.0  # no second payment
+
+
+def test_a_request_asked_again_in_one_attempt_is_a_new_draw_and_a_resume_replays_them_in_order(tmp_path):
+    """A harness that re-sends the same prompt after a refused reply asks a stochastic model again: the
+    attempt gets a second draw, not its first answer back (which would loop it on that answer for good)."""
+    inner = ScriptedModel(["draw 1", "draw 2", "draw 3"])
+    model = CachedModel(inner, ResponseCache(tmp_path / "c.sqlite"), scope={"task": "t", "attempt": 0})
+    assert [asyncio.run(model.complete(HI)).content for _ in range(3)] == ["draw 1", "draw 2", "draw 3"]
+    assert len(inner.calls) == 3
+    resumed = CachedModel(ScriptedModel(["draw 4"]), ResponseCache(tmp_path / "c.sqlite"),
+                          scope={"task": "t", "attempt": 0})
+    assert [asyncio.run(resumed.complete(HI)).content for _ in range(4)] == ["draw 1", "draw 2", "draw 3", "draw 4"]
 
 
 def test_cache_key_depends_on_model_messages_and_settings():

@@ -81,6 +81,19 @@ async def test_the_model_is_called_from_the_first_request_that_differs(server, t
     assert not other_attempt[0].cached  # attempt 1 is paired with the parent's attempt 1, not its attempt 0
 
 
+async def test_a_prompt_sent_again_gets_the_paired_sides_nth_draw_at_its_nth_asking(server, tmp_path):
+    """A harness that re-sends one prompt (a retry after a refused reply) asks anew each time; the paired side
+    replays those draws in the same order, so an identical harness still calls the model zero times."""
+    prompt = [Message("system", "You are an agent.", "instruction"), Message("user", "o1")]
+    parent = side(server, tmp_path, "parent")
+    drawn = [(await parent.complete(prompt)).content for _ in range(3)]
+    assert len(set(drawn)) == 3 and len(server.requests) == 3
+    staging = side(server, tmp_path, "staging", tmp_path / "parent" / "cache.sqlite")
+    assert [(await staging.complete(prompt)).content for _ in range(3)] == drawn and len(server.requests) == 3
+    fourth = await staging.complete(prompt)  # beyond what the parent asked: the model, and the prefix ends
+    assert not fourth.cached and fourth.content not in drawn and len(server.requests) == 4
+
+
 async def test_after_the_prefix_ends_the_replay_is_not_read_even_for_a_request_it_holds(server, tmp_path):
     """Strict prefix: a later request that happens to equal one the paired side made is a fresh draw
     (its recorded reply was drawn on a trajectory this one left)."""

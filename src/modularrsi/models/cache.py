@@ -91,28 +91,37 @@ class ResponseCache:
 
 
 class CachedModel:
-    """Wraps a ChatModel: answers repeated requests of the same attempt (``scope``) from the cache, and
-    with ``replay`` (the paired side's cache, read-only) the requests of the attempt's common prefix with
-    the paired side (see the module docstring); a hit costs nothing. One instance serves one attempt."""
+    """Wraps a ChatModel: answers the requests of an attempt (``scope``) that a resumed run asks again from
+    the cache, and with ``replay`` (the paired side's cache, read-only) the requests of the attempt's common
+    prefix with the paired side (see the module docstring); a hit costs nothing. One instance serves one
+    attempt. A request the attempt has already had answered and now asks again (a harness that re-sends its
+    prompt after a bad reply) is another draw of the model, not the first answer again: the n-th asking of
+    the same request has its own key (the first keeps the plain key), so a resume and a replay meet the
+    n-th answer at the n-th asking."""
 
     def __init__(self, inner: ChatModel, cache: ResponseCache, settings: dict | None = None,
                  scope: dict | None = None, replay: ResponseCache | None = None):
         self.inner, self.cache, self.settings, self.scope = inner, cache, settings or {}, scope or {}
         self.replay, self._replaying = replay, replay is not None
         self.name = inner.name
+        self._answered: dict[str, int] = {}  # plain key -> how often this attempt has had it answered
 
     async def complete(self, messages: list[Message]) -> Completion:
-        key = request_key(self.name, messages, self.settings, self.scope)
+        plain = request_key(self.name, messages, self.settings, self.scope)
+        asked = self._answered.get(plain, 0)
+        key = plain if not asked else request_key(self.name, messages, self.settings, {**self.scope, "asked": asked})
         hit = self.cache.get(key)
         replayed = self._replayed(key)
         if hit is None and replayed is not None:
             hit = replayed
             self.cache.put(key, hit)
-        if hit is not None:
-            return replace(hit, cost_usd=0.0)
-        completion = await self.inner.complete(messages)
-        self.cache.put(key, completion)
-        return completion
+        if hit is None:
+            hit = await self.inner.complete(messages)  # a failed call raises here and counts no asking
+            self.cache.put(key, hit)
+        else:
+            hit = replace(hit, cost_usd=0.0)
+        self._answered[plain] = asked + 1
+        return hit
 
     def _replayed(self, key: str) -> Completion | None:
         """The paired side's reply to this request while the attempt is still on their common prefix; the
