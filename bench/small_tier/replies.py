@@ -4,10 +4,12 @@
 
 For every trial under the run directories (``*/trials/*`` or ``trials/*``): how it ended, its turns,
 how many replies the parser refused and why, how many replies repeated the previous one word for
-word, tokens, the share of prompt tokens the server took from its prefix cache (``cached_tokens`` /
-``prompt_tokens``: near 1 when every request extends the previous one), and the rate the run made
-attempts at (attempts per hour of wall time from the first trial's start to the last one's end, with
-the concurrency that was in effect: the most trials running at one instant).
+word (and how many of those were refused again; how many attempts ended on their last three replies
+identical and refused: the parser's feedback answered with the same reply until the turn limit), tokens,
+the share of prompt tokens the server took from its prefix cache (``cached_tokens`` / ``prompt_tokens``: near
+1 when every request extends the previous one), and the rate the run made attempts at (attempts per hour of
+wall time from the first trial's start to the last one's end, with the concurrency that was in effect: the
+most trials running at one instant).
 
 A refused reply is put in the first class that explains it:
 
@@ -101,18 +103,24 @@ def attempt(trial: Path, cap: int) -> dict | None:
     trajectory = json.loads(trajectory_path.read_text())
     replies = [s for s in trajectory["steps"] if s.get("source") == "agent"]
     classes: Counter[str] = Counter()
-    repeats = 0
+    repeats = repeats_refused = 0
     for i, step in enumerate(replies):
-        if step.get("extra", {}).get("parse_error"):
+        refused = bool(step.get("extra", {}).get("parse_error"))
+        if refused:
             tokens = (step.get("metrics") or {}).get("completion_tokens", 0)
             classes[refusal_class(step.get("message") or "", tokens, cap)] += 1
-        repeats += int(i > 0 and step.get("message") == replies[i - 1].get("message"))
+        repeated = i > 0 and step.get("message") == replies[i - 1].get("message")
+        repeats, repeats_refused = repeats + repeated, repeats_refused + (repeated and refused)
+    last = replies[-3:]  # the attempt ended answering the parser's feedback with one refused reply, again and again
+    refused_loop = len(last) == 3 and len({s.get("message") for s in last}) == 1 and all(
+        s.get("extra", {}).get("parse_error") for s in last)
     totals = trajectory.get("final_metrics") or {}
     rewards = (result.get("verifier_result") or {}).get("rewards") or {}
     return {"trial": trial.name, "reward": rewards.get("reward"),
             "ending": (totals.get("extra") or {}).get("ending", {}).get("reason", "unknown"),
             "turns": len(replies), "refused": sum(classes.values()), "refused_by_class": dict(classes),
-            "repeated_replies": repeats, "prompt_tokens": totals.get("total_prompt_tokens", 0),
+            "repeated_replies": repeats, "repeated_refused": repeats_refused, "refused_loop": refused_loop,
+            "prompt_tokens": totals.get("total_prompt_tokens", 0),
             "cached_tokens": totals.get("total_cached_tokens", 0),
             "completion_tokens": totals.get("total_completion_tokens", 0),
             "started": result["started_at"], "finished": result["finished_at"]}
@@ -151,6 +159,8 @@ def summary(rows: list[dict]) -> dict:
             "refused": sum(classes.values()), "refused_share": round(sum(classes.values()) / max(turns, 1), 3),
             "refused_by_class": dict(classes.most_common()),
             "repeated_replies": sum(r["repeated_replies"] for r in rows),
+            "repeated_refused": sum(r["repeated_refused"] for r in rows),
+            "ending_in_refused_loop": sum(r["refused_loop"] for r in rows),
             "prefix_cached_share": round(sum(r["cached_tokens"] for r in rows) / max(prompt, 1), 3),
             "completion_tokens_per_attempt": round(sum(r["completion_tokens"] for r in rows) / len(rows)),
             "wall_hours": round(span_h, 3), "most_at_once": most_at_once(rows),

@@ -48,6 +48,7 @@ def test_a_run_is_summarised_from_its_trials(tmp_path, capsys):
     assert figures["attempts"] == 2 and figures["passed"] == 1 and figures["turns"] == 4
     assert figures["refused"] == 2 and figures["refused_by_class"] == {"raw-control-char": 2}
     assert figures["repeated_replies"] == 1 and figures["prefix_cached_share"] == 0.9
+    assert figures["repeated_refused"] == 1 and figures["ending_in_refused_loop"] == 0  # it got out of the loop
     assert figures["wall_hours"] == 1.0 and figures["attempts_per_hour"] == 2.0 and figures["most_at_once"] == 2
     assert "attempts_per_hour" in capsys.readouterr().out
     assert replies.main([str(tmp_path / "empty")]) == 2
@@ -68,3 +69,14 @@ def test_an_invalid_escape_is_told_from_an_escaped_backslash():
     assert replies.double_bad_escapes(r'"a \' b \\ c \n"') == r'"a \\' + "'" + r' b \\ c \n"'
     broken = '{"analysis": "a", "plan": "p", "commands": [{"keystrokes": "python3 -c \'open(\\\'x\\\')\'\\n"}]}'
     assert replies.refusal_class(broken, 40, cap=1024) == "invalid-escape"
+
+
+def test_an_attempt_answering_the_feedback_with_one_refused_reply_to_its_end_is_a_refused_loop(tmp_path):
+    trials = tmp_path / "run" / "trials"
+    trial(trials, "t__a0", "2026-01-01T00:00:00Z", "2026-01-01T00:30:00Z",
+          [(json.dumps(GOOD), False), *[(RAW_NEWLINE, True)] * 3])
+    trial(trials, "t__a1", "2026-01-01T00:00:00Z", "2026-01-01T00:30:00Z",  # three refusals, not one reply
+          [(RAW_NEWLINE, True), (RAW_NEWLINE + " ", True), (RAW_NEWLINE, True)])
+    assert replies.main([str(tmp_path / "run"), "--json", str(tmp_path / "out.json")]) == 0
+    figures = json.loads((tmp_path / "out.json").read_text())["summary"]
+    assert figures["ending_in_refused_loop"] == 1 and figures["repeated_refused"] == 2
