@@ -78,7 +78,7 @@ if [ "$step" = mechanisms ] || [ "$step" = all ]; then
   # the order is the order of use, each variant up to an hour of the model: the mechanism an arm promoted first,
   # then those aimed at what this model's attempts show - repeated replies, the turn limit, and answering the
   # parser's feedback with the same refused reply to the end (retry_same_prompt, in the catalogue's harmful
-  # set, asks afresh instead) - and the control the catalogue calls harmful last
+  # set, sends the prompt again instead of that feedback) - and the control the catalogue calls harmful last
   # gen_0's side: the catalogue arm's epoch-0 sample when it exists (the draws the evolution saw; not paid twice)
   sample=$(.venv/bin/python -c 'import json, sys; print(json.load(open(sys.argv[1]))["run"])' \
     "$OUT/evolve-catalogue/lanes/tool_use/epoch_0/sample.json" 2>/dev/null || true)
