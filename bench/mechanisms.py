@@ -226,26 +226,42 @@ def main(setup: Setup, only: list[str], out: Path | None, repeat: bool | None, a
         variants.append((tag, staging))
     if simulated if repeat is None else repeat:
         variants.append(("gen_0 (repeat)", BASELINE))  # last: also shows drift in machine load over the bench
-    rows, started = [], time.monotonic()
+    started = time.monotonic()
     replay = root / "run_gen_0" / "cache.sqlite" if setup.config and not simulated else None
-    for i, (name, generation) in enumerate(variants):
-        t0 = time.monotonic()
-        out = root / ("run_" + re.sub(r"\W+", "_", name).strip("_"))
-        done = out / "results.json"  # a finished variant (this --out before) is read, not run again
-        paired = replay if name not in ("gen_0", "gen_0 (repeat)") else None
-        results = json.loads(done.read_text()) if done.is_file() else run(generation, out, setup, paired)
-        rows.append({"name": name, "overall": results["overall"], "outcomes": outcomes(results),
-                     "signals": signals(out)})
-        print(f"  {name}: {time.monotonic() - t0:.0f} s", file=sys.stderr)
+    out_of = {name: root / ("run_" + re.sub(r"\W+", "_", name).strip("_")) for name, _ in variants}
+    measured: dict[str, dict] = {}  # name -> row; variants finished here before (this --out) are read, not run
+
+    def measure(name: str, results: dict) -> None:
+        measured[name] = {"name": name, "overall": results["overall"], "outcomes": outcomes(results),
+                          "signals": signals(out_of[name])}
+
+    def write() -> str:
+        """The report of every variant measured so far, in the bench's order (a bench stopped part-way keeps it)."""
+        if "gen_0" not in measured:  # every row is read against gen_0's
+            return ""
+        rows = [measured[name] for name, _ in variants if name in measured]
+        pending = [name for name, _ in variants if name not in measured]
         compare(rows)
-        pending = [later for later, _ in variants[i + 1:]]
         text = report(rows, setup, model, replay is not None, pending, time.monotonic() - started, root)
-        # written after every variant: what a bench stopped part-way has measured is kept
         if as_text:
             write_text(as_text, text + "\n")
         if as_json:
             write_text(as_json, json.dumps(ground_truth(rows, setup, model, replay is not None, pending), indent=2)
                        + "\n")
+        return text
+
+    for name, _ in variants:
+        if (out_of[name] / "results.json").is_file():
+            measure(name, json.loads((out_of[name] / "results.json").read_text()))
+    text = write()
+    for name, generation in variants:
+        if name in measured:
+            continue
+        t0 = time.monotonic()
+        paired = replay if name not in ("gen_0", "gen_0 (repeat)") else None
+        measure(name, run(generation, out_of[name], setup, paired))
+        print(f"  {name}: {time.monotonic() - t0:.0f} s", file=sys.stderr)
+        text = write()
     print(text)
 
 

@@ -112,11 +112,26 @@ def test_a_bench_stopped_part_way_keeps_what_it_measured_and_goes_on(tmp_path):
         finally:
             os.killpg(bench.pid, signal.SIGKILL)
             bench.wait()
-            release.set()
         partial = json.loads(truth.read_text())
         assert [row["name"] for row in partial["rows"]] == ["gen_0", "trim_listing"]
         assert partial["pending"] == ["evidence_check"]
         assert "not run yet" in text.read_text() and "evidence_check" in text.read_text()
+        truth.unlink()  # in the other order, the variant finished before is on record before the first one runs
+        reordered = [*cmd[:cmd.index("--only") + 1], "evidence_check", "trim_listing", *cmd[cmd.index("--out"):]]
+        again = subprocess.Popen(reordered, cwd=REPO, env=env, start_new_session=True,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 600
+            while len(server.requests) < 4 and again.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert len(server.requests) == 4  # evidence_check waits on the model again
+        finally:
+            os.killpg(again.pid, signal.SIGKILL)
+            again.wait()
+            release.set()
+        partial = json.loads(truth.read_text())
+        assert [row["name"] for row in partial["rows"]] == ["gen_0", "trim_listing"]
+        assert partial["pending"] == ["evidence_check"]
         finished = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=REPO, env=env)
         assert finished.returncode == 0, finished.stdout[-2000:] + finished.stderr[-3000:]
         whole = json.loads(truth.read_text())
