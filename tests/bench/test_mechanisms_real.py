@@ -82,6 +82,14 @@ def test_gen0_from_an_existing_run_is_copied_in_with_its_seed_and_k(tmp_path):
         assert missing.returncode != 0 and "no finished run there" in missing.stderr
 
 
+def waited_for(server, requests: int, bench: subprocess.Popen) -> bool:
+    """Whether the server got this many requests while the bench ran (up to 10 minutes)."""
+    deadline = time.monotonic() + 600
+    while len(server.requests) < requests and bench.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return len(server.requests) == requests
+
+
 def test_a_bench_stopped_part_way_keeps_what_it_measured_and_goes_on(tmp_path):
     """``--json``/``--text`` are written after every variant: stopped while the second variant waits on the model,
     the first is on record with the second pending; the same command then finishes without redoing the first."""
@@ -105,10 +113,7 @@ def test_a_bench_stopped_part_way_keeps_what_it_measured_and_goes_on(tmp_path):
         bench = subprocess.Popen(cmd, cwd=REPO, env=env, start_new_session=True,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            deadline = time.monotonic() + 600
-            while len(server.requests) < 3 and bench.poll() is None and time.monotonic() < deadline:
-                time.sleep(0.2)
-            assert len(server.requests) == 3  # the second variant is waiting on the model
+            assert waited_for(server, 3, bench)  # the second variant is waiting on the model
         finally:
             os.killpg(bench.pid, signal.SIGKILL)
             bench.wait()
@@ -121,10 +126,7 @@ def test_a_bench_stopped_part_way_keeps_what_it_measured_and_goes_on(tmp_path):
         again = subprocess.Popen(reordered, cwd=REPO, env=env, start_new_session=True,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            deadline = time.monotonic() + 600
-            while len(server.requests) < 4 and again.poll() is None and time.monotonic() < deadline:
-                time.sleep(0.2)
-            assert len(server.requests) == 4  # evidence_check waits on the model again
+            assert waited_for(server, 4, again)  # evidence_check waits on the model again
         finally:
             os.killpg(again.pid, signal.SIGKILL)
             again.wait()
