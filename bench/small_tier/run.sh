@@ -110,7 +110,6 @@ if [ "$step" = heldout ]; then
     case $changed in none) echo "evolve-$arm: no frozen library yet (run.sh evolve)"; continue ;;
                      0) echo "evolve-$arm: its frozen library is gen_0 (nothing promoted): not evaluated"; continue ;; esac
     if [ -f "$where/config.yaml" ]; then how=(--resume "$where"); else
-      mkdir -p "$where"
       # the agent's settings plus the held-out selection (a manifest is a setting, not a flag of eval)
       { cat bench/small_tier/agent.yaml
         echo "manifest: $RESULTS/heldout-manifest.json"; } > "$where.yaml"
