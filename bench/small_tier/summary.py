@@ -2,11 +2,12 @@
 
 For each arm (an ``evolve`` run with the local model as the agent: the LLM editor, or the offline catalogue
 editor) this reads the run directory and writes ``<results>/evolve-<arm>/arm.json``: what it proposed and
-how each proposal ended, what it promoted, the frozen library against gen_0 on the held-out tier, and what
-it cost (trials, tokens, hours with trials running). Then it renders every arm found under ``<results>`` as
-one markdown page (stdout and ``<results>/summary.md``), judging each promoted function by the ground truth
-(``bench/mechanisms.py --json`` on the same model and evolution set: does that mechanism help, do nothing
-or harm this model), so the committed results re-render on a machine without the runs.
+how each proposal ended, what it promoted, the frozen library against gen_0 on the held-out tier (and on
+the held-out set selected again, ``<results>/evolve-<arm>/heldout-eval.json``, when ``run.sh heldout`` wrote
+it), and what it cost (trials, tokens, hours with trials running). Then it renders every arm found under
+``<results>`` as one markdown page (stdout and ``<results>/summary.md``), judging each promoted function by the
+ground truth (``bench/mechanisms.py --json`` on the same model and evolution set: does that mechanism help, do
+nothing or harm this model), so the committed results re-render on a machine without the runs.
 
 A promoted function is judged by its catalogue mechanism's row: **right** when more tasks rose than fell
 and the sign test over tasks gives p <= ``--alpha``, **harmful** when more fell with p <= alpha, **inert**
@@ -89,7 +90,7 @@ def directions(layout: RunLayout) -> int:
 
 def stopped_by(arm: dict) -> str | None:
     """Why a run shows no significant held-out gain; None when it does."""
-    held = arm.get("heldout")
+    held = arm.get("heldout_reselected") or arm.get("heldout")
     if arm["promoted"] and held and held["sign_test_p"] < 0.05 and held["delta_acc"] > 0:
         return None
     if not arm["directions"]:
@@ -106,8 +107,22 @@ def stopped_by(arm: dict) -> str | None:
             f"p = {held['sign_test_p']:.3g}")
 
 
-def arm_summary(run: Path) -> dict:
-    """What one evolution run did, as data (``arm.json``)."""
+def heldout_row(path: Path) -> dict:
+    """One held-out evaluation (an ``eval.json``) as the summary's row."""
+    e = load(path, EvalResult)
+    metrics = ("acc", "pass_at_k", "pass_hat_k", "mean_steps", "tokens")
+    acc = e.delta("acc")
+    return {"model": e.model, "simulated": e.simulated, "tasks": e.tasks, "k": e.k,
+            "baseline": {m: getattr(e.baseline, m) for m in metrics},
+            "candidate": {m: getattr(e.candidate, m) for m in metrics},
+            "delta_acc": acc.diff, "delta_acc_ci95": acc.ci95, "sign_test_p": e.sign_test_p,
+            "fixed": e.fixed, "broken": e.broken, "unchanged": e.unchanged}
+
+
+def arm_summary(run: Path, reevaluation: Path | None = None) -> dict:
+    """What one evolution run did, as data (``arm.json``). ``reevaluation``: the frozen library's evaluation on
+    the held-out set as selected again after the run (``run.sh heldout``); when given, it is the held-out
+    result that decides "what stopped it", and the run's own evaluation is kept beside it."""
     layout = RunLayout(run)
     try:
         changes = list(History(layout.history).changes.values())
@@ -125,16 +140,8 @@ def arm_summary(run: Path) -> dict:
                          "functions": written_functions(c)} for c in promoted],
            "cost": {"trials": trials, "hours": round(hours, 3), "tokens": spent and spent.tokens,
                     "calls": spent and spent.calls},
-           "heldout": None}
-    if layout.eval_result.is_file():
-        e = load(layout.eval_result, EvalResult)
-        metrics = ("acc", "pass_at_k", "pass_hat_k", "mean_steps", "tokens")
-        acc = e.delta("acc")
-        arm["heldout"] = {"model": e.model, "simulated": e.simulated, "tasks": e.tasks, "k": e.k,
-                          "baseline": {m: getattr(e.baseline, m) for m in metrics},
-                          "candidate": {m: getattr(e.candidate, m) for m in metrics},
-                          "delta_acc": acc.diff, "delta_acc_ci95": acc.ci95, "sign_test_p": e.sign_test_p,
-                          "fixed": e.fixed, "broken": e.broken, "unchanged": e.unchanged}
+           "heldout": heldout_row(layout.eval_result) if layout.eval_result.is_file() else None,
+           "heldout_reselected": heldout_row(reevaluation) if reevaluation and reevaluation.is_file() else None}
     arm["stopped_by"] = stopped_by(arm)
     return arm
 
@@ -147,10 +154,13 @@ def editor_label(arm: dict) -> str:
 
 def render(arms: dict[str, dict], truth: dict | None, alpha: float) -> str:
     lines = ["# The small tier: evolution arms against the ground truth", ""]
-    models = sorted({arm["heldout"]["model"] for arm in arms.values() if arm["heldout"]})
+    models = sorted({h["model"] for arm in arms.values() for h in (arm["heldout"], arm.get("heldout_reselected")) if h})
     if models:
         lines += [f"Agent model: {', '.join(models)}. Held-out: the frozen library against gen_0, paired (same "
-                  "seeds); gen_0 → frozen in each column; hours are those with trials running.", ""]
+                  "seeds); gen_0 → frozen in each column; hours are those with trials running."
+                  + (" A \"re-selected\" row is the same library on the held-out evaluation set selected again "
+                     "(by gen_0's measured difficulty alone) after held-out tasks were added; that row decides "
+                     "what stopped it." if any(arm.get("heldout_reselected") for arm in arms.values()) else ""), ""]
     if truth:
         lines.append(f"Ground truth: `bench/mechanisms.py`, model {truth['model']}"
                      f"{' (simulated)' if truth['simulated'] else ''}, {truth['tasks']} tasks x k={truth['k']}, "
@@ -166,18 +176,22 @@ def render(arms: dict[str, dict], truth: dict | None, alpha: float) -> str:
     if not arms:
         lines.append("| - | no arm has run yet (`bench/small_tier/run.sh evolve`) |" + " |" * 13)
     for name, arm in arms.items():
-        h = arm["heldout"]
-        held = ("not evaluated", "-", "-", "-", "-", "-", "-") if h is None else (
-            f"{h['delta_acc']:+.3f} [{h['delta_acc_ci95'][0]:+.3f}, {h['delta_acc_ci95'][1]:+.3f}]",
-            f"{h['fixed']} / {h['broken']}", f"{h['sign_test_p']:.3g}",
-            f"{h['baseline']['pass_at_k']:.2f} → {h['candidate']['pass_at_k']:.2f}",
-            f"{h['baseline']['pass_hat_k']:.2f} → {h['candidate']['pass_hat_k']:.2f}",
-            f"{h['baseline']['mean_steps']:.2f} → {h['candidate']['mean_steps']:.2f}",
-            f"{h['baseline']['tokens']:,} → {h['candidate']['tokens']:,}")
-        cost = arm["cost"]
-        lines.append(f"| {name} | {editor_label(arm)} | {arm['directions']} | {arm['proposals']} | "
-                     f"{len(arm['promoted'])} | " + " | ".join(held) + f" | {cost['trials']} | {cost['hours']:.2f} | "
-                     f"{arm['stopped_by'] or 'significant held-out gain'} |")
+        evaluations = [("", arm["heldout"])] + (
+            [(" (re-selected held-out set)", arm["heldout_reselected"])] if arm.get("heldout_reselected") else [])
+        for label, h in evaluations:
+            held = ("not evaluated", "-", "-", "-", "-", "-", "-") if h is None else (
+                f"{h['delta_acc']:+.3f} [{h['delta_acc_ci95'][0]:+.3f}, {h['delta_acc_ci95'][1]:+.3f}]",
+                f"{h['fixed']} / {h['broken']}", f"{h['sign_test_p']:.3g}",
+                f"{h['baseline']['pass_at_k']:.2f} → {h['candidate']['pass_at_k']:.2f}",
+                f"{h['baseline']['pass_hat_k']:.2f} → {h['candidate']['pass_hat_k']:.2f}",
+                f"{h['baseline']['mean_steps']:.2f} → {h['candidate']['mean_steps']:.2f}",
+                f"{h['baseline']['tokens']:,} → {h['candidate']['tokens']:,}")
+            cost = arm["cost"]
+            last = label or not arm.get("heldout_reselected")  # the row whose held-out result is judged
+            lines.append(f"| {name}{label} | {editor_label(arm)} | {arm['directions']} | {arm['proposals']} | "
+                         f"{len(arm['promoted'])} | " + " | ".join(held) + f" | {cost['trials']} | "
+                         f"{cost['hours']:.2f} | "
+                         + (f"{arm['stopped_by'] or 'significant held-out gain'} |" if last else "see the next row |"))
     lines += ["", "| arm | change | function | mechanism | ground truth | tasks +/- | p |",
               "|---|---|---|---|---|---|---|"]
     for name, arm in arms.items():
@@ -188,7 +202,7 @@ def render(arms: dict[str, dict], truth: dict | None, alpha: float) -> str:
                              + " | ".join(measured) + " |")
     if arms and not any(arm["promoted"] for arm in arms.values()):
         lines.append("| - | nothing promoted | | | | | |")
-    if any(arm["heldout"] and arm["heldout"]["simulated"] for arm in arms.values()):
+    if any(h and h["simulated"] for arm in arms.values() for h in (arm["heldout"], arm.get("heldout_reselected"))):
         lines += ["", "**sim model**: these numbers test the machinery, not a real model."]
     return "\n".join(lines) + "\n"
 
@@ -210,7 +224,7 @@ def main() -> None:
             print(f"arm {name}: {run} has no history.jsonl yet (run `bench/small_tier/run.sh evolve`); skipped")
             continue
         try:
-            arm = arm_summary(Path(run))
+            arm = arm_summary(Path(run), args.results / f"evolve-{name}" / "heldout-eval.json")
         except ValueError as exc:  # a run file that does not fit its model: say which, in one line
             parser.exit(2, f"error: arm {name}: {exc}\n")
         write_text(args.results / f"evolve-{name}" / "arm.json", json.dumps(arm, indent=2) + "\n")

@@ -51,6 +51,17 @@ def side(acc: float) -> dict:
             "path": "p", "run": "r", "tokens": 1000, "cost_usd": 0.0, "invalid_attempts": 0}
 
 
+def write_eval(path, diff: float, p: float, fixed: int) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({
+        "model": "openai/tiny", "simulated": False, "k": 3, "seed": 0, "tasks": 20, "baseline": side(0.2),
+        "candidate": side(0.2 + diff), "attempt_pairs": 60, "fail_to_pass": 0, "pass_to_fail": 0,
+        "sign_test_p": p, "wilcoxon_p": None, "flips": [],
+        "deltas": [{"metric": "acc", "baseline": 0.2, "candidate": 0.2 + diff, "diff": diff,
+                    "ci95": [diff - 0.1, diff + 0.1]}],
+        "fixed": fixed, "broken": 0, "unchanged": 20 - fixed}))
+
+
 def make_run(root, changes: list[str], directions: int = 1, heldout: dict | None = None):
     root.mkdir(parents=True)
     (root / "history.jsonl").write_text("\n".join(changes) + "\n")
@@ -65,14 +76,7 @@ def make_run(root, changes: list[str], directions: int = 1, heldout: dict | None
     trial(root, "a__a2", "12:00", "13:00", cancelled=True)  # cut by stopping the run: not an attempt
     trial(root / "eval" / "candidate", "b__a0", "14:00", "14:30")
     if heldout is not None:
-        diff = heldout["diff"]
-        (root / "eval" / "eval.json").write_text(json.dumps({
-            "model": "openai/tiny", "simulated": False, "k": 3, "seed": 0, "tasks": 20, "baseline": side(0.2),
-            "candidate": side(0.2 + diff), "attempt_pairs": 60, "fail_to_pass": 0, "pass_to_fail": 0,
-            "sign_test_p": heldout["p"], "wilcoxon_p": None, "flips": [],
-            "deltas": [{"metric": "acc", "baseline": 0.2, "candidate": 0.2 + diff, "diff": diff,
-                        "ci95": [diff - 0.1, diff + 0.1]}],
-            "fixed": heldout["fixed"], "broken": 0, "unchanged": 20 - heldout["fixed"]}))
+        write_eval(root / "eval" / "eval.json", **heldout)
     return root
 
 
@@ -140,6 +144,28 @@ def test_arms_are_collected_and_rendered_side_by_side_from_the_committed_results
     judged = [line for line in page.splitlines() if "terminus_json_repair" in line or "fix_my_json" in line]
     assert "| right | 6 / 0 | 0.031 |" in judged[0] and "own mechanism" in judged[1]
     assert "simulated" not in page and "sim model" not in page
+
+
+def test_a_reevaluation_on_the_reselected_heldout_set_is_a_second_row_and_decides_what_stopped_it(tmp_path):
+    run = make_run(tmp_path / "evolve-catalogue", [
+        change("tool_use/e0/d0-0", "promoted", ["modules/tool_use/terminus_json_repair.py"],
+               editor="catalogue-editor")],
+        heldout={"diff": 0.03, "p": 0.5, "fixed": 2})
+    results = tmp_path / "results"
+    first = summary.arm_summary(run, results / "evolve-catalogue" / "heldout-eval.json")  # not written yet
+    assert first["heldout_reselected"] is None
+    assert first["stopped_by"].startswith("no held-out effect: difference +0.030")
+    write_eval(results / "evolve-catalogue" / "heldout-eval.json", diff=0.25, p=0.016, fixed=7)
+    arm = summary.arm_summary(run, results / "evolve-catalogue" / "heldout-eval.json")
+    assert arm["heldout"]["sign_test_p"] == 0.5 and arm["heldout_reselected"]["fixed"] == 7
+    assert arm["stopped_by"] is None
+    rows = [line for line in summary.render({"catalogue": arm}, TRUTH, 0.1).splitlines()
+            if line.startswith("| catalogue") and "editor" in line]
+    assert len(rows) == 2 and "+0.030" in rows[0] and "see the next row" in rows[0]
+    assert "(re-selected held-out set)" in rows[1] and "+0.250" in rows[1] and "significant held-out gain" in rows[1]
+    older = {k: v for k, v in first.items() if k != "heldout_reselected"}  # an arm.json written before the field
+    page = summary.render({"x": older}, TRUTH, 0.1)
+    assert len([line for line in page.splitlines() if line.startswith("| x |") and "editor" in line]) == 1
 
 
 def test_before_any_arm_has_run_the_page_says_so():
