@@ -15,13 +15,13 @@
 #    for this model, on the evolution set, K=3, paired (bench/mechanisms.py; gen_0's side is the catalogue
 #    arm's epoch-0 sample once it exists, so run it after `evolve` has sampled); the table into
 #    bench/small_tier/results/mechanisms.txt (and .json, the ground truth the summary judges by).
-# 4. evolve: the two arms (bench/small_tier/evolve-catalogue.yaml, then evolve-llm.yaml, which starts from
-#    the catalogue arm's draws), each with its held-out evaluation against gen_0; each arm's eval.json and
-#    what it promoted into results/.
+# 4. evolve: the arms (bench/small_tier/evolve-catalogue.yaml, then evolve-llm.yaml and evolve-llm-blocks.yaml,
+#    which start from the catalogue arm's draws), each with its held-out evaluation against gen_0; each arm's
+#    eval.json and what it promoted into results/.
 # 4b. heldout (not part of all): after held-out tasks were added and measured (difficulty TASK_DIR..., select),
 #    each arm's frozen library against gen_0 again, on the evaluation set as selected now, into
 #    results/evolve-<arm>/heldout-eval.json (the arm's first evaluation stays in its eval.json).
-# 5. summary: both arms side by side against the ground truth (bench/small_tier/summary.py) into
+# 5. summary: the arms side by side against the ground truth (bench/small_tier/summary.py) into
 #    results/summary.md, with each arm's results/evolve-<arm>/arm.json.
 # Every step is resumable; a step whose inputs are missing says so. Across machines: the manifests carry the
 # difficulty step, and bench/small_tier/carry.py the run directories of the others - `carry.py save NAME...`
@@ -91,7 +91,9 @@ if [ "$step" = mechanisms ] || [ "$step" = all ]; then
     --json "$RESULTS/mechanisms.json" --text "$RESULTS/mechanisms.txt"
 fi
 if [ "$step" = evolve ] || [ "$step" = all ]; then
-  for arm in catalogue llm; do  # the LLM arm shares the catalogue arm's draws (evolve-llm.yaml: share_from)
+  # the LLM arms share the catalogue arm's draws (share_from); llm-blocks is the LLM arm with the editor's code in
+  # fenced blocks rather than JSON strings (editor.format)
+  for arm in catalogue llm llm-blocks; do
     dir="$OUT/evolve-$arm"
     # a started run goes on with its own config.yaml (--resume takes no --config)
     if [ -f "$dir/config.yaml" ]; then where=(--resume "$dir"); else where=(--config "bench/small_tier/evolve-$arm.yaml" --out "$dir"); fi
@@ -103,7 +105,7 @@ fi
 if [ "$step" = heldout ]; then
   # each arm's frozen library against gen_0 on the held-out evaluation set as selected now (after held-out tasks
   # were added: difficulty TASK_DIR..., then select), paired; an arm that changed nothing is gen_0 and is skipped
-  for arm in catalogue llm; do
+  for arm in catalogue llm llm-blocks; do
     dir="$OUT/evolve-$arm" where="$OUT/heldout-$arm"
     changed=$(.venv/bin/python -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["changed_modules"]))' \
       "$dir/frozen.json" 2>/dev/null || echo none)
@@ -121,6 +123,7 @@ if [ "$step" = heldout ]; then
   done
 fi
 if [ "$step" = summary ] || [ "$step" = all ]; then
-  .venv/bin/python bench/small_tier/summary.py --arm "llm=$OUT/evolve-llm" --arm "catalogue=$OUT/evolve-catalogue" \
+  .venv/bin/python bench/small_tier/summary.py --arm "llm=$OUT/evolve-llm" --arm "llm-blocks=$OUT/evolve-llm-blocks" \
+    --arm "catalogue=$OUT/evolve-catalogue" \
     --mechanisms "$RESULTS/mechanisms.json" --results "$RESULTS"
 fi

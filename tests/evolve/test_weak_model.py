@@ -12,6 +12,7 @@ import pytest
 from modularrsi.evolve.aggregate import AggregateConfig, aggregate
 from modularrsi.evolve.analysis import LLMAnalyst, analyse
 from modularrsi.evolve.editor import ACTION_SCHEMA, EditorError, EditRequest, LLMEditor
+from modularrsi.evolve.editor_prompt import read_action
 from modularrsi.evolve.findings import AttemptEvidence, Direction, Finding, TaskEvidence
 from modularrsi.evolve.gates.review import ReviewGate
 from modularrsi.evolve.proposal import Proposal
@@ -209,6 +210,59 @@ async def test_writing_over_an_existing_file_is_pointed_out(tmp_path):
         await LLMEditor(llm(server), max_turns=2).edit(request(), tmp_path / "staging")
     result = server.requests[-1]["messages"][-1]["content"]
     assert "in place of the existing file (a new mechanism goes in a new file)" in result
+
+
+FENCE = "`" * 3
+
+
+async def test_in_the_blocks_format_code_comes_in_fenced_blocks_after_the_call_and_no_schema_is_sent(tmp_path):
+    """The local 1.5B, asked for a file inside a JSON string, wrote it up to the first '"' its code held; in
+    the blocks format the code follows a one-line JSON header, quotes and all, and an edit takes two blocks."""
+    quoted = GOOD_FN.replace('"Show the result with a command, then claim again."',
+                             '"Run a command that shows the result, then say \\"done\\" again."')
+    active = [*load_generation(BASELINE).default_active()["completion"], "note_errors"]
+    turns = ['I will write the file.\n{"tool": "write", "path": "completion/note_errors.py"}\n'
+             f"{FENCE}python\n{quoted}{FENCE}",
+             f'{FENCE}json\n{{"tool": "edit", "path": "completion/note_errors.py"}}\n{FENCE}\n'
+             f"{FENCE}python\n    first = not ctx.memo.get(\"asked\")\n{FENCE}\n"
+             f"{FENCE}python\n    first = not ctx.memo.get(\"asked\", False)\n{FENCE}",
+             json.dumps({"tool": "activate", "module": "completion", "names": active}),
+             json.dumps({"tool": "done", "description": DESCRIPTION})]
+    with FakeOpenAIServer(turns) as server:
+        proposal = await LLMEditor(llm(server), max_turns=4, form="blocks").edit(request(), tmp_path / "staging")
+    written = (tmp_path / "staging" / "modules" / "completion" / "note_errors.py").read_text()
+    assert written == quoted.replace('ctx.memo.get("asked")', 'ctx.memo.get("asked", False)')
+    assert "modules/completion/note_errors.py" in proposal.changed_files
+    results = [m["content"] for m in server.requests[-1]["messages"] if m["role"] == "user"][1:]
+    assert results[0] == f"wrote completion/note_errors.py ({len(quoted)} chars)"
+    assert results[1] == "edited completion/note_errors.py"
+    assert all("response_format" not in sent for sent in server.requests)
+    system = server.requests[0]["messages"][0]["content"]
+    assert "never inside the JSON" in system and f"{FENCE}python\n<whole file>\n{FENCE}" in system
+    assert '"content": "<whole file>"' not in system
+
+
+def test_a_call_is_read_the_same_in_either_format_when_it_carries_its_own_fields():
+    call = {"tool": "write", "path": "completion/x.py", "content": "x = 1\n"}
+    reply = json.dumps(call) + f"\n{FENCE}python\ny = 2\n{FENCE}"
+    assert read_action(reply, "json") == call == read_action(reply, "blocks")  # the object's own content wins
+    assert read_action('{"tool": "write", "path": "completion/x.py"}', "blocks") == {
+        "tool": "write", "path": "completion/x.py"}  # no block: the workspace says the content is empty
+    assert read_action("no call here", "blocks") is None
+    edit = read_action(f'{{"tool": "edit", "path": "p"}}\n{FENCE}\na\n{FENCE}\n{FENCE}py\n{FENCE}', "blocks")
+    assert (edit["old"], edit["new"]) == ("a", "")  # an empty second block deletes the text
+
+
+async def test_a_failed_call_sent_again_unchanged_is_answered_with_a_line_saying_so(tmp_path):
+    stale = json.dumps({"tool": "edit", "path": "completion/confirm_twice.py", "old": "no such text", "new": "x"})
+    turns = [stale, stale, stale, *[json.dumps({"tool": "list"})] * 3]
+    with FakeOpenAIServer(turns) as server, pytest.raises(EditorError, match="did not finish within 6 turns"):
+        await LLMEditor(llm(server), max_turns=6).edit(request(), tmp_path / "staging")
+    results = [m["content"] for m in server.requests[-1]["messages"] if m["role"] == "user"][1:]
+    assert "'old' must occur exactly once" in results[0] and "copy the text exactly" in results[0]
+    assert "same call as your last one" not in results[0]
+    assert all("same call as your last one and it failed the same way" in r for r in results[1:3])
+    assert len(results) == 5 and "same call" not in results[3] + results[4]  # a call that worked is no failure
 
 
 # The real 1.5B's write (seen in a probe): Python's \n escapes written as JSON's, so the file got line breaks

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from modularrsi.evolve.aggregate import AggregateConfig
 from modularrsi.evolve.analysis import SimAnalystConfig
 from modularrsi.evolve.buckets import BucketConfig
+from modularrsi.evolve.editor_prompt import EditFormat
 from modularrsi.evolve.gates.execution import ExecutionConfig
 from modularrsi.evolve.gates.review import ReviewConfig
 from modularrsi.harness.protocols import MODULES
@@ -38,6 +39,9 @@ class EditorConfig(BaseModel):
     bad_rate: float = Field(default=0.25, ge=0, le=1, description="sim editor: share of deliberately bad patches "
                             "(syntax error, scope violation, task-specific hack, regression) so every gate works.")
     max_turns: int = Field(default=16, ge=2, description="LLM editor: tool-call replies per edit.")
+    format: EditFormat = Field(default="json", description="LLM editor: how a tool call carries code - json (inside "
+                               "the JSON object, asked for by JSON schema) or blocks (fenced blocks after a one-line "
+                               "JSON header; for small models that escape code into JSON poorly).")
     candidates: int = Field(default=2, ge=1, description="Racing: candidate mechanisms written per direction; "
                             "each is screened, the best-screened confirmed (the runner-up at a share of alpha).")
     retries: int = Field(default=1, ge=0, description="Further edits per direction replacing candidates the "

@@ -10,15 +10,17 @@ computed from the two directories, or raises :class:`EditorError` saying why it 
   :mod:`modularrsi.evolve.roles`): writes the catalogue mechanism whose text fits the request best,
   with its seeded share of deliberately bad patches.
 - :class:`LLMEditor` — any ChatModel in a small tool loop (``list``, ``read``, ``search``, ``write``,
-  ``edit``, ``activate``, ``done``; one JSON object per reply, asked for by JSON schema where the endpoint
-  takes one, so a small local model's reply is always a well-formed tool call; what it is told is
-  :mod:`modularrsi.evolve.editor_prompt`) over the module's files only. Its first message shows the active
-  files of the modules it may change, so it need not spend turns finding them. It is told the import
+  ``edit``, ``activate``, ``done``; one call per reply: a JSON object asked for by JSON schema where the
+  endpoint takes one, or in the ``blocks`` format a JSON header with the code in fenced blocks after it;
+  what it is told and how a reply is read is :mod:`modularrsi.evolve.editor_prompt`) over the module's
+  files only. Its first message shows the active files of the modules it may change, so it need not spend
+  turns finding them. It is told the import
   allowlist and the module contracts; a ``done`` whose files the static checks refuse (the allowlist,
   banned constructs, the contract, a generation that does not load) or that changed nothing is answered
   with the refusal, and the editor repairs it within the same turn budget. A misused tool gets an error
   line back; a ``write`` or ``edit`` is answered with whether the file parses, and line breaks a model put
   inside one-line strings (JSON's ``\\n`` for Python's) are read as escapes (:mod:`~modularrsi.evolve.source_repair`).
+  A failed call sent again unchanged is answered with its error and a line saying so.
   Running out of turns, or a failed model call, is an :class:`EditorError` naming the last refusal.
 """
 
@@ -27,12 +29,21 @@ from __future__ import annotations
 import ast
 import json
 import re
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from modularrsi.evolve.editor_prompt import ACTION_SCHEMA, SYSTEM, example_file, what_to_do
+from modularrsi.evolve.editor_prompt import (
+    ACTION_SCHEMA,
+    SYSTEM,
+    EditFormat,
+    example_file,
+    read_action,
+    tools_text,
+    what_to_do,
+)
 from modularrsi.evolve.findings import Direction
 from modularrsi.evolve.gates.constructs import ConstructRules, construct_problems
 from modularrsi.evolve.gates.review import redact
@@ -92,8 +103,9 @@ class Editor(Protocol):
 class LLMEditor:
     """A tool-using editor over any :class:`ChatModel`; at most ``max_turns`` replies per edit."""
 
-    def __init__(self, model: ChatModel, max_turns: int = 16, max_read_chars: int = 12_000):
-        self.model, self.max_turns, self.max_read_chars = model, max_turns, max_read_chars
+    def __init__(self, model: ChatModel, max_turns: int = 16, max_read_chars: int = 12_000,
+                 form: EditFormat = "json"):
+        self.model, self.max_turns, self.max_read_chars, self.form = model, max_turns, max_read_chars, form
         self.name = f"llm-editor:{model.name}"
 
     def prompt(self, request: EditRequest) -> list[Message]:
@@ -113,7 +125,8 @@ class LLMEditor:
         user = redact(user, d.tasks)  # reward-blind and task-blind: outcome lines and task names masked
         imports = ", ".join([*sorted(ALLOWED_STDLIB), *ALLOWED_IMPORTS])
         return [Message("system", SYSTEM.format(modules=", ".join(request.modules), contracts=contracts,
-                                                imports=imports, example=example_file(d.module)),
+                                                imports=imports, example=example_file(d.module),
+                                                tools=tools_text(self.form)),
                         purpose="editor_system"),
                 Message("user", user, purpose="editor_task")]
 
@@ -137,23 +150,28 @@ class LLMEditor:
         parent = load_generation(request.parent_dir)
         workspace = _Workspace(read_sources(parent), parent.default_active(), request.modules, self.max_read_chars)
         messages = self.prompt(request)
-        refusal = ""
+        refusal, last = "", ("", "")
         for _ in range(self.max_turns):
             try:
-                with response_schema("editor_action", ACTION_SCHEMA):
+                with response_schema("editor_action", ACTION_SCHEMA) if self.form == "json" else nullcontext():
                     reply = (await self.model.complete(messages)).content
             except BudgetExceeded:
                 raise  # the run stops and resumes here; not a failed edit
             except ModelError as exc:
                 raise EditorError(f"editor model failed: {type(exc).__name__}: {exc}" + _last(refusal)) from None
             messages.append(Message("assistant", reply, purpose="editor_reply"))
-            action = _action(reply)
+            action = read_action(reply, self.form)
             if action is None:
                 messages.append(Message("user", "Not a JSON object with a 'tool' field; answer with one.",
                                         purpose="parse_error_feedback"))
                 continue
             if action.get("tool") != "done":
-                messages.append(Message("user", workspace.run(action), purpose="tool_result"))
+                call, result = json.dumps(action, sort_keys=True), workspace.run(action)
+                repeated, last = (call, result) == last and _failed(result), (call, result)
+                if repeated:  # a small model retries a failed call unchanged, to the turn limit
+                    result += ("\nThat is the same call as your last one and it failed the same way: change it "
+                               "(read the file to copy its exact text, or write the whole file).")
+                messages.append(Message("user", result, purpose="tool_result"))
                 continue
             refusal = self._finish(workspace, parent, request, staging_dir)
             if not refusal:
@@ -180,28 +198,12 @@ class LLMEditor:
         return ""
 
 
+def _failed(result: str) -> bool:
+    return result.startswith("error:") or "it does not parse" in result
+
+
 def _last(refusal: str) -> str:
     return f" (last refusal: {refusal})" if refusal else ""
-
-
-def _action(text: str) -> Unvalidated | None:
-    """The first JSON object in ``text`` (whole reply, fenced block, or from a ``{``) that names a tool."""
-    decoder = json.JSONDecoder()
-    for candidate in [text.strip(), *re.findall(r"```(?:json)?\s*(.*?)```", text, re.S)]:
-        try:
-            obj = json.loads(candidate)
-        except ValueError:
-            continue
-        if isinstance(obj, dict) and isinstance(obj.get("tool"), str):
-            return obj
-    for match in re.finditer(r"\{", text):
-        try:
-            obj = decoder.raw_decode(text, match.start())[0]
-        except ValueError:
-            continue
-        if isinstance(obj, dict) and isinstance(obj.get("tool"), str):
-            return obj
-    return None
 
 
 class _Workspace:
@@ -275,7 +277,8 @@ class _Workspace:
             old, new = str(action.get("old", "")), str(action.get("new", ""))
             text = self.sources.get(key, "")
             if not old or text.count(old) != 1:
-                raise EditorError(f"'old' must occur exactly once in {key}.py (found {text.count(old) if old else 0})")
+                raise EditorError(f"'old' must occur exactly once in {key}.py (found {text.count(old) if old else 0}"
+                                  "; read the file and copy the text exactly)")
             self.sources[key] = text.replace(old, new)
             self.edited.add(key)
             return f"edited {key}.py{self._parsed(key)}"

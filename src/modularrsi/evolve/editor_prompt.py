@@ -1,12 +1,28 @@
-"""What the LLM editor is told: the system prompt, the JSON schema of one tool call, the shape of a function
-file and the closing instruction (:mod:`modularrsi.evolve.editor` runs the loop)."""
+"""What the LLM editor is told and how its replies are read: the system prompt, the tool calls in either
+format, the JSON schema of one call, the shape of a function file and the closing instruction
+(:mod:`modularrsi.evolve.editor` runs the loop).
+
+Two formats of a tool call (``editor.format``):
+
+- ``json``: the whole call is one JSON object, asked for by JSON schema where the endpoint takes one.
+- ``blocks``: a one-line JSON header, and for ``write`` and ``edit`` the code in fenced blocks after it, so
+  no code is escaped into a JSON string. A small model escapes poorly: the local 1.5B's files were cut at
+  the first ``"`` its code held, and a write it could not repair was retried unchanged to the turn limit.
+  No schema is sent in this format (a schema would confine the reply to the JSON).
+"""
 
 from __future__ import annotations
 
-from modularrsi.harness.protocols import CONTRACTS, contract, type_text
-from modularrsi.util.jsontypes import JSONSchema
+import json
+import re
+from typing import Literal
 
-__all__ = ["ACTION_SCHEMA", "SYSTEM", "example_file", "what_to_do"]
+from modularrsi.harness.protocols import CONTRACTS, contract, type_text
+from modularrsi.util.jsontypes import JSONSchema, Unvalidated
+
+__all__ = ["ACTION_SCHEMA", "SYSTEM", "EditFormat", "example_file", "read_action", "tools_text", "what_to_do"]
+
+EditFormat = Literal["json", "blocks"]
 
 SYSTEM = """You improve one module of an LLM agent harness. The harness is a set of Python function files;
 each file declares MODULE, ROLE ("core" or "additive"), DESCRIPTION, PARAMETERS and the callables of its
@@ -18,16 +34,7 @@ additive file activated after the existing ones):
 A function file looks like this (the names in capitals are required; the callable is the contract's):
 {example}
 
-Answer with exactly one JSON object per message, one of:
-{{"tool": "list"}}
-{{"tool": "read", "path": "<module>/<name>.py"}}
-{{"tool": "search", "pattern": "<regex>"}}
-{{"tool": "write", "path": "<module>/<name>.py", "content": "<whole file>"}}
-{{"tool": "edit", "path": "<module>/<name>.py", "old": "<exact text>", "new": "<replacement>"}}
-{{"tool": "activate", "module": "<module>", "names": ["<name>", ...]}}   (the module's active files by name, without
-  ".py", in order: keep the existing ones and add yours)
-{{"tool": "done", "description": "<one causal account: the behaviour observed in the runs, because of what in
-  the harness, and how the change leads to different behaviour>"}}
+{tools}
 The change must be generic: no task names, task-specific paths or constants tuned to one case.
 Functions may import ONLY these modules: {imports}. Anything else (os, sys, subprocess, pathlib, time,
 shutil, io, ...) is refused, and so is naming open, eval, exec, getattr, type or other builtins that reach
@@ -35,6 +42,78 @@ files or attributes by name, or any attribute starting with "_". Functions reach
 model only through ctx (ctx.terminal, ctx.model, ctx.state, ctx.params, ctx.memo, ctx.history).
 When you call done, your files are checked; a refusal comes back with its reason: fix it and call done
 again."""
+
+
+_CALLS = """{"tool": "list"}
+{"tool": "read", "path": "<module>/<name>.py"}
+{"tool": "search", "pattern": "<regex>"}
+WRITE
+EDIT
+{"tool": "activate", "module": "<module>", "names": ["<name>", ...]}   (the module's active files by name, without
+  ".py", in order: keep the existing ones and add yours)
+{"tool": "done", "description": "<one causal account: the behaviour observed in the runs, because of what in
+  the harness, and how the change leads to different behaviour>"}"""
+_FENCE = "`" * 3
+_TOOLS = {
+    "json": ("Answer with exactly one JSON object per message, one of:", {
+        "WRITE": '{"tool": "write", "path": "<module>/<name>.py", "content": "<whole file>"}',
+        "EDIT": '{"tool": "edit", "path": "<module>/<name>.py", "old": "<exact text>", "new": "<replacement>"}'}),
+    "blocks": ("Answer with exactly one tool call per message: a JSON object on one line, one of the lines below. "
+               "The code of write and edit goes AFTER the JSON object, in fenced python blocks, never inside the "
+               "JSON:", {
+        "WRITE": f'{{"tool": "write", "path": "<module>/<name>.py"}}   then the whole file in one block:\n'
+                 f"{_FENCE}python\n<whole file>\n{_FENCE}",
+        "EDIT": f'{{"tool": "edit", "path": "<module>/<name>.py"}}   then two blocks, the exact text to replace '
+                f"and its replacement:\n{_FENCE}python\n<exact text>\n{_FENCE}\n{_FENCE}python\n<replacement>\n"
+                f"{_FENCE}"})}
+
+
+def tools_text(form: EditFormat) -> str:
+    """The system prompt's list of tool calls in format ``form``."""
+    lead, calls = _TOOLS[form]
+    text = _CALLS
+    for slot, call in calls.items():
+        text = text.replace(slot, call)
+    return f"{lead}\n{text}"
+
+
+def read_action(text: str, form: EditFormat = "json") -> Unvalidated | None:
+    """The first JSON object in ``text`` (whole reply, fenced block, or from a ``{``) that names a tool; in the
+    ``blocks`` format a write's content and an edit's old and new text come from the fenced blocks that are
+    not the call itself (one trailing line break of an edit's block dropped), where the object lacks them."""
+    action = _first_call(text)
+    if action is None or form != "blocks":
+        return action
+    blocks = [m[2] for m in re.finditer(r"```([\w+.-]*)[^\n]*\n(.*?)```", text, re.S)
+              if m[1].lower() != "json" and _call(m[2]) is None]
+    if action["tool"] == "write" and "content" not in action and blocks:
+        action["content"] = blocks[0]
+    if action["tool"] == "edit" and "old" not in action and len(blocks) >= 2:
+        action["old"], action["new"] = (b.removesuffix("\n") for b in blocks[:2])
+    return action
+
+
+def _call(text: str) -> Unvalidated | None:
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return None
+    return obj if isinstance(obj, dict) and isinstance(obj.get("tool"), str) else None
+
+
+def _first_call(text: str) -> Unvalidated | None:
+    for candidate in [text.strip(), *re.findall(r"```(?:json)?\s*(.*?)```", text, re.S)]:
+        if (obj := _call(candidate)) is not None:
+            return obj
+    decoder = json.JSONDecoder()
+    for match in re.finditer(r"\{", text):
+        try:
+            obj = decoder.raw_decode(text, match.start())[0]
+        except ValueError:
+            continue
+        if isinstance(obj, dict) and isinstance(obj.get("tool"), str):
+            return obj
+    return None
 
 
 def _tool(name: str, **fields: JSONSchema) -> JSONSchema:
