@@ -204,7 +204,7 @@ async def test_every_editor_turn_asks_for_one_tool_call_by_json_schema_and_sees_
 async def test_writing_over_an_existing_file_is_pointed_out(tmp_path):
     """A small model tends to copy the file it was shown over itself; the tool result says what that did."""
     shown = (BASELINE / "modules" / "completion" / "confirm_twice.py").read_text()
-    turns = [json.dumps({"tool": "write", "path": "completion/confirm_twice.py", "content": shown + "\n# same\n"}),
+    turns = [json.dumps({"tool": "write", "path": "completion/confirm_twice.py", "content": shown + "\nSAME = 1\n"}),
              json.dumps({"tool": "done", "description": DESCRIPTION})]
     with FakeOpenAIServer(turns) as server:
         await LLMEditor(llm(server), max_turns=2).edit(request(), tmp_path / "staging")
@@ -263,6 +263,19 @@ async def test_a_failed_call_sent_again_unchanged_is_answered_with_a_line_saying
     assert "same call as your last one" not in results[0]
     assert all("same call as your last one and it failed the same way" in r for r in results[1:3])
     assert len(results) == 5 and "same call" not in results[3] + results[4]  # a call that worked is no failure
+
+
+async def test_a_change_of_comments_or_layout_alone_is_refused_back_to_the_editor(tmp_path):
+    """The local 1.5B's only finished edits put a comment after a ``def`` line; nothing behaves differently,
+    so the refusal goes back to the editor within its turns instead of on to the gates."""
+    shown = (BASELINE / "modules" / "completion" / "confirm_twice.py").read_text()
+    line = next(x for x in shown.splitlines() if x.startswith("def "))
+    turns = [json.dumps({"tool": "edit", "path": "completion/confirm_twice.py", "old": line,
+                         "new": line + "  # check the claim more carefully\n"}),
+             json.dumps({"tool": "done", "description": DESCRIPTION}), json.dumps({"tool": "list"})]
+    with FakeOpenAIServer(turns) as server, pytest.raises(EditorError, match="comments or layout only"):
+        await LLMEditor(llm(server), max_turns=3).edit(request(), tmp_path / "staging")
+    assert not (tmp_path / "staging").exists()
 
 
 # The real 1.5B's write (seen in a probe): Python's \n escapes written as JSON's, so the file got line breaks

@@ -20,7 +20,8 @@ computed from the two directories, or raises :class:`EditorError` saying why it 
   with the refusal, and the editor repairs it within the same turn budget. A misused tool gets an error
   line back; a ``write`` or ``edit`` is answered with whether the file parses, and line breaks a model put
   inside one-line strings (JSON's ``\\n`` for Python's) are read as escapes (:mod:`~modularrsi.evolve.source_repair`).
-  A failed call sent again unchanged is answered with its error and a line saying so.
+  A failed call sent again unchanged is answered with its error and a line saying so, and a ``done`` whose
+  change is comments or layout alone (the same syntax trees) is refused back to the editor.
   Running out of turns, or a failed model call, is an :class:`EditorError` naming the last refusal.
 """
 
@@ -186,6 +187,8 @@ class LLMEditor:
         """Write the staging generation; the refusal (one line) when the static checks or loading refuse it."""
         if not workspace.changed(parent):
             return "the editor finished without changing anything"
+        if not workspace.changes_code(parent):
+            return "the change is comments or layout only, so the harness would behave as before: change the code"
         problem = workspace.refusal()
         if problem:
             return problem
@@ -196,6 +199,13 @@ class LLMEditor:
         except GenerationError as exc:  # nothing is written; the message names the file
             return f"the edited generation does not load: {exc}"
         return ""
+
+
+def _tree(source: str) -> str | None:
+    try:
+        return ast.dump(ast.parse(source))
+    except SyntaxError:
+        return None
 
 
 def _failed(result: str) -> bool:
@@ -216,6 +226,14 @@ class _Workspace:
 
     def changed(self, parent) -> bool:
         return self.sources != read_sources(parent) or self.active != parent.default_active()
+
+    def changes_code(self, parent) -> bool:
+        """Whether the change is more than comments and layout: a file added or removed, the active lists, or
+        a file whose syntax tree differs (a file that does not parse counts as changed: the checks say why)."""
+        before = read_sources(parent)
+        if set(self.sources) != set(before) or self.active != parent.default_active():
+            return True
+        return any(_tree(self.sources[key]) != _tree(before[key]) for key in self.sources)
 
     def refusal(self, rules: ConstructRules | None = None) -> str:
         """The first static refusal of an edited file (the allowlist, then banned constructs), or ""."""
