@@ -93,7 +93,8 @@ async def test_llm_editor_edits_only_its_module_and_writes_a_sealed_generation(t
                "I think I should write a file",                                   # not JSON: feedback
                json.dumps({"tool": "write", "path": "completion/verify_once.py", "content": NEW_FN}),
                json.dumps({"tool": "activate", "module": "completion", "names": [*active, "verify_once"]}),
-               json.dumps({"tool": "done", "description": "claims unverified -> ask once -> fewer wrong claims"})]
+               json.dumps({"tool": "done", "description": "claims go unverified because nothing asks; asking once "
+                                                            "leads to fewer wrong claims"})]
     model = ScriptedModel(replies)
     proposal = await LLMEditor(model).edit(EditRequest(direction=direction(), parent_dir=BASELINE,
                                                        modules=["completion"]), tmp_path / "staging")

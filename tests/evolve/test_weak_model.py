@@ -278,6 +278,23 @@ async def test_a_change_of_comments_or_layout_alone_is_refused_back_to_the_edito
     assert not (tmp_path / "staging").exists()
 
 
+async def test_a_description_the_review_would_refuse_outright_is_refused_back_to_the_editor(tmp_path):
+    """The 1.5B's finished edits said "The changes have been implemented and ..." - no causal chain, so the
+    review's pre-screen rejected them; the editor hears that while it still has turns to fix it."""
+    active = [*load_generation(BASELINE).default_active()["completion"], "note_errors"]
+    vague = "The changes have been implemented and the harness now handles completion claims correctly."
+    turns = [json.dumps({"tool": "write", "path": "completion/note_errors.py", "content": GOOD_FN}),
+             json.dumps({"tool": "activate", "module": "completion", "names": active}),
+             json.dumps({"tool": "done", "description": vague}), json.dumps({"tool": "done", "description": "ok"}),
+             json.dumps({"tool": "done", "description": DESCRIPTION})]
+    with FakeOpenAIServer(turns) as server:
+        proposal = await LLMEditor(llm(server), max_turns=5).edit(request(), tmp_path / "staging")
+    assert proposal.description == DESCRIPTION
+    results = [m["content"] for m in server.requests[-1]["messages"] if m["role"] == "user"][1:]
+    assert results[2].startswith("Refused: the description: description states no causal chain")
+    assert "description too short (1 words" in results[3]
+
+
 # The real 1.5B's write (seen in a probe): Python's \n escapes written as JSON's, so the file got line breaks
 # inside a one-line f-string - "unterminated f-string literal" however often it is edited.
 BROKEN_FN = GOOD_FN.replace(

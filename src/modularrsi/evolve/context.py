@@ -81,7 +81,8 @@ class RunContext:
         model = self.role_model("editor")
         if model is None:
             return offline("sim_editor:SimEditorRole")(seed=self.config.seed, bad_rate=self.config.editor.bad_rate)
-        return LLMEditor(model, max_turns=self.config.editor.max_turns, form=self.config.editor.format)
+        return LLMEditor(model, max_turns=self.config.editor.max_turns, form=self.config.editor.format,
+                         rules=self.config.gates.review.rules)
 
     def review_gate(self) -> ReviewGate:
         return ReviewGate(self.role_model("reviewer"), sorted(self.task_dirs), self.config.gates.review)

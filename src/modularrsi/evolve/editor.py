@@ -21,7 +21,8 @@ computed from the two directories, or raises :class:`EditorError` saying why it 
   line back; a ``write`` or ``edit`` is answered with whether the file parses, and line breaks a model put
   inside one-line strings (JSON's ``\\n`` for Python's) are read as escapes (:mod:`~modularrsi.evolve.source_repair`).
   A failed call sent again unchanged is answered with its error and a line saying so, and a ``done`` whose
-  change is comments or layout alone (the same syntax trees) is refused back to the editor.
+  change is comments or layout alone (the same syntax trees), or whose description the review's pre-screen
+  would refuse (too short, no causal chain), is refused back to the editor.
   Running out of turns, or a failed model call, is an :class:`EditorError` naming the last refusal.
 """
 
@@ -47,10 +48,11 @@ from modularrsi.evolve.editor_prompt import (
 )
 from modularrsi.evolve.findings import Direction
 from modularrsi.evolve.gates.constructs import ConstructRules, construct_problems
+from modularrsi.evolve.gates.prescreen import PrescreenRules, description_problem
 from modularrsi.evolve.gates.review import redact
 from modularrsi.evolve.history import Brief
 from modularrsi.evolve.proposal import Proposal
-from modularrsi.evolve.source_repair import repaired
+from modularrsi.evolve.source_repair import repaired, same_code
 from modularrsi.harness.checks import ALLOWED_IMPORTS, ALLOWED_STDLIB
 from modularrsi.harness.library import (
     Generation,
@@ -105,8 +107,9 @@ class LLMEditor:
     """A tool-using editor over any :class:`ChatModel`; at most ``max_turns`` replies per edit."""
 
     def __init__(self, model: ChatModel, max_turns: int = 16, max_read_chars: int = 12_000,
-                 form: EditFormat = "json"):
+                 form: EditFormat = "json", rules: PrescreenRules | None = None):
         self.model, self.max_turns, self.max_read_chars, self.form = model, max_turns, max_read_chars, form
+        self.rules = rules or PrescreenRules()  # the review gate's, so a description it refuses outright is fixed here
         self.name = f"llm-editor:{model.name}"
 
     def prompt(self, request: EditRequest) -> list[Message]:
@@ -174,17 +177,19 @@ class LLMEditor:
                                "(read the file to copy its exact text, or write the whole file).")
                 messages.append(Message("user", result, purpose="tool_result"))
                 continue
-            refusal = self._finish(workspace, parent, request, staging_dir)
+            description = str(action.get("description", "")).strip() or request.direction.summary
+            refusal = self._finish(workspace, parent, request, staging_dir, description)
             if not refusal:
-                description = str(action.get("description", "")).strip()
-                return Proposal.build(request.module, request.parent_dir, staging_dir, description or
-                                      request.direction.summary, request.direction.summary, request.direction.tasks)
+                return Proposal.build(request.module, request.parent_dir, staging_dir, description,
+                                      request.direction.summary, request.direction.tasks)
             messages.append(Message("user", f"Refused: {refusal}. Fix it, then call done again.",
                                     purpose="tool_result"))
         raise EditorError(f"the editor did not finish within {self.max_turns} turns" + _last(refusal))
 
-    def _finish(self, workspace: _Workspace, parent: Generation, request: EditRequest, staging_dir: Path) -> str:
-        """Write the staging generation; the refusal (one line) when the static checks or loading refuse it."""
+    def _finish(self, workspace: _Workspace, parent: Generation, request: EditRequest, staging_dir: Path,
+                description: str) -> str:
+        """Write the staging generation; the refusal (one line) when the static checks, the review's check of
+        a description (:func:`~modularrsi.evolve.gates.prescreen.description_problem`) or loading refuse it."""
         if not workspace.changed(parent):
             return "the editor finished without changing anything"
         if not workspace.changes_code(parent):
@@ -192,6 +197,9 @@ class LLMEditor:
         problem = workspace.refusal()
         if problem:
             return problem
+        if problem := description_problem(description, self.rules):
+            return (f"the description: {problem} - say what the runs showed, what in the harness caused it, "
+                    "and how the change leads to different behaviour")
         lineage = {key: [f"{parent.id}:{key}"] for key in workspace.edited if key in parent.functions}
         try:
             write_generation(staging_dir, workspace.sources, workspace.active, [parent.id],
@@ -199,13 +207,6 @@ class LLMEditor:
         except GenerationError as exc:  # nothing is written; the message names the file
             return f"the edited generation does not load: {exc}"
         return ""
-
-
-def _tree(source: str) -> str | None:
-    try:
-        return ast.dump(ast.parse(source))
-    except SyntaxError:
-        return None
 
 
 def _failed(result: str) -> bool:
@@ -233,7 +234,7 @@ class _Workspace:
         before = read_sources(parent)
         if set(self.sources) != set(before) or self.active != parent.default_active():
             return True
-        return any(_tree(self.sources[key]) != _tree(before[key]) for key in self.sources)
+        return not all(same_code(self.sources[key], before[key]) for key in self.sources)
 
     def refusal(self, rules: ConstructRules | None = None) -> str:
         """The first static refusal of an edited file (the allowlist, then banned constructs), or ""."""

@@ -7,6 +7,7 @@ message. A line break inside a one-line (``'`` or ``"``) literal is never valid 
 such break back into ``\\n`` has exactly one reading; nothing else is touched (triple-quoted strings,
 comments and code are copied as they are). :func:`escape_raw_newlines` is applied only to a file that does
 not parse, and its result is kept only when it parses - the file then goes through every check as written.
+:func:`same_code` tells an edit of comments or layout alone from one that changes the code.
 """
 
 from __future__ import annotations
@@ -72,6 +73,15 @@ def parses(source: str) -> bool:
     except (SyntaxError, ValueError):
         return False
     return True
+
+
+def same_code(a: str, b: str) -> bool:
+    """Whether two sources differ in comments and layout at most (the same syntax tree; never for a source
+    that does not parse)."""
+    try:
+        return ast.dump(ast.parse(a)) == ast.dump(ast.parse(b))
+    except (SyntaxError, ValueError):
+        return False
 
 
 def repaired(source: str) -> str | None:
