@@ -30,16 +30,20 @@
 # The server: when nothing answers on 127.0.0.1:8081, bench/small_tier/serve.py is started with the
 # interpreter of `local-model fetch`'s venv (LOCAL_MODEL_HOME, default ~/.cache/local-model): 4 slots,
 # context-lookup speculative decoding. CONCURRENCY (default 4) attempts run at once; the model steps (difficulty,
-# mechanisms, evolve) take a lock, so two of them never share the slots.
+# mechanisms, evolve) take a lock, so two of them never share the slots. SMALL_TIER_OUT, SMALL_TIER_RESULTS,
+# SMALL_TIER_AGENT and SMALL_TIER_PORT put the runs, the results, the agent's settings and the server elsewhere
+# (the tests run the held-out step against the fake server so; the evolve step's configs name their own server).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export LITELLM_LOCAL_MODEL_COST_MAP=True HARBOR_TELEMETRY=0 LOCAL_MODEL_KEY=${LOCAL_MODEL_KEY:-local}
-OUT=runs/small-tier
-RESULTS=bench/small_tier/results
+OUT=${SMALL_TIER_OUT:-runs/small-tier}
+RESULTS=${SMALL_TIER_RESULTS:-bench/small_tier/results}
+AGENT=${SMALL_TIER_AGENT:-bench/small_tier/agent.yaml}
+PORT=${SMALL_TIER_PORT:-8081}
 CONCURRENCY=${CONCURRENCY:-4}
 HOME_DIR=${LOCAL_MODEL_HOME:-$HOME/.cache/local-model}
 mkdir -p "$OUT" "$RESULTS"
-.venv/bin/python bench/small_tier/carry.py restore
+.venv/bin/python bench/small_tier/carry.py restore --runs "$OUT" --carry "$RESULTS/carry"
 step=${1:-all}
 first=("${@:2}")
 if [ "$step" != select ] && [ "$step" != summary ]; then
@@ -48,16 +52,16 @@ if [ "$step" != select ] && [ "$step" != summary ]; then
   exec 9>"$OUT/.model.lock"
   flock -n 9 || { echo "another run.sh step is using the model server ($OUT/.model.lock): wait for it to end" >&2; exit 1; }
 fi
-if ! curl -fsS http://127.0.0.1:8081/v1/models >/dev/null 2>&1; then
+if ! curl -fsS http://127.0.0.1:$PORT/v1/models >/dev/null 2>&1; then
   # 9>&-: the server outlives this step and must not hold its lock
-  nohup "$HOME_DIR/venv/bin/python" bench/small_tier/serve.py --port 8081 > "$OUT/server.log" 2>&1 9>&- &
-  for _ in $(seq 1 120); do curl -fsS http://127.0.0.1:8081/v1/models >/dev/null 2>&1 && break; sleep 1; done
-  curl -fsS http://127.0.0.1:8081/v1/models >/dev/null || { echo "server did not start; see $OUT/server.log" >&2; exit 1; }
+  nohup "$HOME_DIR/venv/bin/python" bench/small_tier/serve.py --port "$PORT" > "$OUT/server.log" 2>&1 9>&- &
+  for _ in $(seq 1 120); do curl -fsS http://127.0.0.1:$PORT/v1/models >/dev/null 2>&1 && break; sleep 1; done
+  curl -fsS http://127.0.0.1:$PORT/v1/models >/dev/null || { echo "server did not start; see $OUT/server.log" >&2; exit 1; }
 fi
 if [ "$step" = difficulty ] || [ "$step" = all ]; then
   measure() {  # PART WHAT...: one manifest per part - the selection reads only evolution tasks
     local part=$1; shift
-    .venv/bin/modularrsi tasks difficulty "$@" --config bench/small_tier/agent.yaml -k 4 -n "$CONCURRENCY" \
+    .venv/bin/modularrsi tasks difficulty "$@" --config "$AGENT" -k 4 -n "$CONCURRENCY" \
       --env local --manifest "$RESULTS/$part-manifest.json" --out "$OUT/difficulty-$part"
   }
   for part in pool heldout; do
@@ -84,7 +88,7 @@ if [ "$step" = mechanisms ] || [ "$step" = all ]; then
     "$OUT/evolve-catalogue/lanes/tool_use/epoch_0/sample.json" 2>/dev/null || true)
   gen0=(); [ -n "$sample" ] && [ -f "$OUT/evolve-catalogue/$sample/results.json" ] && \
     gen0=(--gen0-from "$OUT/evolve-catalogue/$sample")
-  .venv/bin/python bench/mechanisms.py --config bench/small_tier/agent.yaml --tasks tasks/small/pool \
+  .venv/bin/python bench/mechanisms.py --config "$AGENT" --tasks tasks/small/pool \
     --manifest "$RESULTS/pool-manifest.json" -k 3 -n "$CONCURRENCY" --env local --out "$OUT/mechanisms" "${gen0[@]}" \
     --only json_repair loop_guard retry_same_prompt quoted_feedback task_reminder evidence_check requirements_recap \
       tail_window lenient_parse \
@@ -113,12 +117,13 @@ if [ "$step" = heldout ]; then
                      0) echo "evolve-$arm: its frozen library is gen_0 (nothing promoted): not evaluated"; continue ;; esac
     if [ -f "$where/config.yaml" ]; then how=(--resume "$where"); else
       # the agent's settings plus the held-out selection (a manifest is a setting, not a flag of eval)
-      { cat bench/small_tier/agent.yaml
+      { cat "$AGENT"
         echo "manifest: $RESULTS/heldout-manifest.json"; } > "$where.yaml"
       how=(--config "$where.yaml" --generation "$dir/frozen" --tasks tasks/small/heldout --disjoint-from "$dir" \
            -k 3 -n "$CONCURRENCY" --env local --out "$where")
     fi
     .venv/bin/modularrsi eval "${how[@]}"
+    mkdir -p "$RESULTS/evolve-$arm"
     cp "$where/eval.json" "$RESULTS/evolve-$arm/heldout-eval.json"
   done
 fi
