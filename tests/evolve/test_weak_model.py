@@ -8,50 +8,27 @@ import json
 
 import jsonschema
 import pytest
+from editor_helpers import DESCRIPTION, GOOD_FN, KEY_ENV, llm, request
 
 from modularrsi.evolve.aggregate import AggregateConfig, aggregate
 from modularrsi.evolve.analysis import LLMAnalyst, analyse
-from modularrsi.evolve.editor import ACTION_SCHEMA, EditorError, EditRequest, LLMEditor
-from modularrsi.evolve.editor_prompt import read_action
-from modularrsi.evolve.findings import AttemptEvidence, Direction, Finding, TaskEvidence
+from modularrsi.evolve.editor import ACTION_SCHEMA, EditorError, LLMEditor
+from modularrsi.evolve.findings import AttemptEvidence, Finding, TaskEvidence
 from modularrsi.evolve.gates.review import ReviewGate
 from modularrsi.evolve.proposal import Proposal
 from modularrsi.evolve.source_repair import escape_raw_newlines, parses, repaired
 from modularrsi.harness import BASELINE
 from modularrsi.harness.library import load_generation
-from modularrsi.models.litellm_backend import LiteLLMModel
-from modularrsi.models.settings import ModelSettings
 from modularrsi.offline.fake_server import FakeOpenAIServer
 
-KEY_ENV = "WEAK_MODEL_KEY"
-DESCRIPTION = "Completion claims go unchecked because nothing asks for evidence; asking once leads to a check."
 HARNESS = {"concerns": "harness", "is_culprit": True, "locked_module": "tool_use", "would_change_outcome": True,
            "fixable_now": True, "divergence": "9 replies refused for an invalid JSON escape; no command ran",
            "suggested_change": "repair invalid JSON escapes in a reply before refusing it as a parse error",
            "mechanism": "parse-repair", "evidence_steps": [1, 2]}
-GOOD_FN = '''"""Asks for evidence once."""
-DESCRIPTION = "Before the first claim is accepted, asks for one command whose output shows the result."
-MODULE = "completion"
-PARAMETERS = {"reminder": "Show the result with a command, then claim again."}
-ROLE = "additive"
-
-
-def check(ctx, claim):
-    first = not ctx.memo.get("asked")
-    ctx.memo["asked"] = True
-    return ctx.params["reminder"] if first else None
-'''
-
-
 @pytest.fixture(autouse=True)
 def key(monkeypatch):
     monkeypatch.setenv(KEY_ENV, "sk-dummy-weak")
     monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-
-
-def llm(server: FakeOpenAIServer) -> LiteLLMModel:
-    return LiteLLMModel(ModelSettings(model="openai/weak", api_base=server.base_url, api_key_env=KEY_ENV,
-                                      timeout_s=5, max_retries=1), backoff_s=0.01)
 
 
 def evidence(task: str = "inventory-report") -> TaskEvidence:
@@ -129,19 +106,6 @@ def test_a_direction_is_built_from_harness_level_content_never_one_tasks_fix():
 
 
 # ------------------------------------------------------------------------------------------------- editor
-def completion_direction() -> Direction:
-    finding = Finding(task="t1", lens="completion", kind="contrastive", is_culprit=True, locked_module="completion",
-                      divergence="completion claimed with no check", mechanism="completion-evidence-check",
-                      suggested_change="ask for a verifying command before accepting a claim", pass_count=1,
-                      attempts=3)
-    return Direction(id="d1", module="completion", mechanism="completion-evidence-check", tasks=["t1"],
-                     summary=finding.suggested_change, findings=[finding], vote=1.0, raw_support=1)
-
-
-def request() -> EditRequest:
-    return EditRequest(direction=completion_direction(), parent_dir=BASELINE, modules=["completion"])
-
-
 async def test_a_refused_edit_goes_back_to_the_editor_and_is_repaired(tmp_path):
     with_os = GOOD_FN.replace('"""Asks for evidence once."""\n', '"""Asks for evidence once."""\nimport os\n')
     active = [*load_generation(BASELINE).default_active()["completion"], "note_errors"]
@@ -210,89 +174,6 @@ async def test_writing_over_an_existing_file_is_pointed_out(tmp_path):
         await LLMEditor(llm(server), max_turns=2).edit(request(), tmp_path / "staging")
     result = server.requests[-1]["messages"][-1]["content"]
     assert "in place of the existing file (a new mechanism goes in a new file)" in result
-
-
-FENCE = "`" * 3
-
-
-async def test_in_the_blocks_format_code_comes_in_fenced_blocks_after_the_call_and_no_schema_is_sent(tmp_path):
-    """The local 1.5B, asked for a file inside a JSON string, wrote it up to the first '"' its code held; in
-    the blocks format the code follows a one-line JSON header, quotes and all, and an edit takes two blocks."""
-    quoted = GOOD_FN.replace('"Show the result with a command, then claim again."',
-                             '"Run a command that shows the result, then say \\"done\\" again."')
-    active = [*load_generation(BASELINE).default_active()["completion"], "note_errors"]
-    turns = ['I will write the file.\n{"tool": "write", "path": "completion/note_errors.py"}\n'
-             f"{FENCE}python\n{quoted}{FENCE}",
-             f'{FENCE}json\n{{"tool": "edit", "path": "completion/note_errors.py"}}\n{FENCE}\n'
-             f"{FENCE}python\n    first = not ctx.memo.get(\"asked\")\n{FENCE}\n"
-             f"{FENCE}python\n    first = not ctx.memo.get(\"asked\", False)\n{FENCE}",
-             json.dumps({"tool": "activate", "module": "completion", "names": active}),
-             json.dumps({"tool": "done", "description": DESCRIPTION})]
-    with FakeOpenAIServer(turns) as server:
-        proposal = await LLMEditor(llm(server), max_turns=4, form="blocks").edit(request(), tmp_path / "staging")
-    written = (tmp_path / "staging" / "modules" / "completion" / "note_errors.py").read_text()
-    assert written == quoted.replace('ctx.memo.get("asked")', 'ctx.memo.get("asked", False)')
-    assert "modules/completion/note_errors.py" in proposal.changed_files
-    results = [m["content"] for m in server.requests[-1]["messages"] if m["role"] == "user"][1:]
-    assert results[0] == f"wrote completion/note_errors.py ({len(quoted)} chars)"
-    assert results[1] == "edited completion/note_errors.py"
-    assert all("response_format" not in sent for sent in server.requests)
-    system = server.requests[0]["messages"][0]["content"]
-    assert "never inside the JSON" in system and f"{FENCE}python\n<whole file>\n{FENCE}" in system
-    assert '"content": "<whole file>"' not in system
-
-
-def test_a_call_is_read_the_same_in_either_format_when_it_carries_its_own_fields():
-    call = {"tool": "write", "path": "completion/x.py", "content": "x = 1\n"}
-    reply = json.dumps(call) + f"\n{FENCE}python\ny = 2\n{FENCE}"
-    assert read_action(reply, "json") == call == read_action(reply, "blocks")  # the object's own content wins
-    assert read_action('{"tool": "write", "path": "completion/x.py"}', "blocks") == {
-        "tool": "write", "path": "completion/x.py"}  # no block: the workspace says the content is empty
-    assert read_action("no call here", "blocks") is None
-    edit = read_action(f'{{"tool": "edit", "path": "p"}}\n{FENCE}\na\n{FENCE}\n{FENCE}py\n{FENCE}', "blocks")
-    assert (edit["old"], edit["new"]) == ("a", "")  # an empty second block deletes the text
-
-
-async def test_a_failed_call_sent_again_unchanged_is_answered_with_a_line_saying_so(tmp_path):
-    stale = json.dumps({"tool": "edit", "path": "completion/confirm_twice.py", "old": "no such text", "new": "x"})
-    turns = [stale, stale, stale, *[json.dumps({"tool": "list"})] * 3]
-    with FakeOpenAIServer(turns) as server, pytest.raises(EditorError, match="did not finish within 6 turns"):
-        await LLMEditor(llm(server), max_turns=6).edit(request(), tmp_path / "staging")
-    results = [m["content"] for m in server.requests[-1]["messages"] if m["role"] == "user"][1:]
-    assert "'old' must occur exactly once" in results[0] and "copy the text exactly" in results[0]
-    assert "same call as your last one" not in results[0]
-    assert all("same call as your last one and it failed the same way" in r for r in results[1:3])
-    assert len(results) == 5 and "same call" not in results[3] + results[4]  # a call that worked is no failure
-
-
-async def test_a_change_of_comments_or_layout_alone_is_refused_back_to_the_editor(tmp_path):
-    """The local 1.5B's only finished edits put a comment after a ``def`` line; nothing behaves differently,
-    so the refusal goes back to the editor within its turns instead of on to the gates."""
-    shown = (BASELINE / "modules" / "completion" / "confirm_twice.py").read_text()
-    line = next(x for x in shown.splitlines() if x.startswith("def "))
-    turns = [json.dumps({"tool": "edit", "path": "completion/confirm_twice.py", "old": line,
-                         "new": line + "  # check the claim more carefully\n"}),
-             json.dumps({"tool": "done", "description": DESCRIPTION}), json.dumps({"tool": "list"})]
-    with FakeOpenAIServer(turns) as server, pytest.raises(EditorError, match="comments or layout only"):
-        await LLMEditor(llm(server), max_turns=3).edit(request(), tmp_path / "staging")
-    assert not (tmp_path / "staging").exists()
-
-
-async def test_a_description_the_review_would_refuse_outright_is_refused_back_to_the_editor(tmp_path):
-    """The 1.5B's finished edits said "The changes have been implemented and ..." - no causal chain, so the
-    review's pre-screen rejected them; the editor hears that while it still has turns to fix it."""
-    active = [*load_generation(BASELINE).default_active()["completion"], "note_errors"]
-    vague = "The changes have been implemented and the harness now handles completion claims correctly."
-    turns = [json.dumps({"tool": "write", "path": "completion/note_errors.py", "content": GOOD_FN}),
-             json.dumps({"tool": "activate", "module": "completion", "names": active}),
-             json.dumps({"tool": "done", "description": vague}), json.dumps({"tool": "done", "description": "ok"}),
-             json.dumps({"tool": "done", "description": DESCRIPTION})]
-    with FakeOpenAIServer(turns) as server:
-        proposal = await LLMEditor(llm(server), max_turns=5).edit(request(), tmp_path / "staging")
-    assert proposal.description == DESCRIPTION
-    results = [m["content"] for m in server.requests[-1]["messages"] if m["role"] == "user"][1:]
-    assert results[2].startswith("Refused: the description: description states no causal chain")
-    assert "description too short (1 words" in results[3]
 
 
 # The real 1.5B's write (seen in a probe): Python's \n escapes written as JSON's, so the file got line breaks

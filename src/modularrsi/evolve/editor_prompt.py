@@ -20,7 +20,7 @@ from typing import Literal
 from modularrsi.harness.protocols import CONTRACTS, contract, type_text
 from modularrsi.util.jsontypes import JSONSchema, Unvalidated
 
-__all__ = ["ACTION_SCHEMA", "SYSTEM", "EditFormat", "example_file", "read_action", "tools_text", "what_to_do"]
+__all__ = ["ACTION_SCHEMA", "SYSTEM", "EditFormat", "example_file", "read_actions", "tools_text", "what_to_do"]
 
 EditFormat = Literal["json", "blocks"]
 
@@ -58,14 +58,17 @@ _TOOLS = {
     "json": ("Answer with exactly one JSON object per message, one of:", {
         "WRITE": '{"tool": "write", "path": "<module>/<name>.py", "content": "<whole file>"}',
         "EDIT": '{"tool": "edit", "path": "<module>/<name>.py", "old": "<exact text>", "new": "<replacement>"}'}),
-    "blocks": ("Answer with exactly one tool call per message: a JSON object on one line, one of the lines below. "
-               "The code of write and edit goes AFTER the JSON object, in fenced python blocks, never inside the "
-               "JSON:", {
-        "WRITE": f'{{"tool": "write", "path": "<module>/<name>.py"}}   then the whole file in one block:\n'
-                 f"{_FENCE}python\n<whole file>\n{_FENCE}",
-        "EDIT": f'{{"tool": "edit", "path": "<module>/<name>.py"}}   then two blocks, the exact text to replace '
-                f"and its replacement:\n{_FENCE}python\n<exact text>\n{_FENCE}\n{_FENCE}python\n<replacement>\n"
-                f"{_FENCE}"})}
+    "blocks": ("Answer with tool calls, each a JSON object on a line of its own, one of these:", {
+        "WRITE": '{"tool": "write", "path": "<module>/<name>.py"}',
+        "EDIT": '{"tool": "edit", "path": "<module>/<name>.py"}'})}
+_BLOCKS_HOW = f"""write and edit carry code: put it right AFTER their JSON line in {_FENCE}python blocks, never inside
+the JSON - for write one block, the whole file; for edit two blocks, the exact text to replace and then
+its replacement. A message that writes a file looks like this:
+{{"tool": "write", "path": "<module>/<name>.py"}}
+{_FENCE}python
+<the whole file>
+{_FENCE}
+One message may hold several calls: they run in order, and those after a call that fails are not run."""
 
 
 def tools_text(form: EditFormat) -> str:
@@ -74,23 +77,45 @@ def tools_text(form: EditFormat) -> str:
     text = _CALLS
     for slot, call in calls.items():
         text = text.replace(slot, call)
-    return f"{lead}\n{text}"
+    return f"{lead}\n{text}" + (f"\n{_BLOCKS_HOW}" if form == "blocks" else "")
 
 
-def read_action(text: str, form: EditFormat = "json") -> Unvalidated | None:
-    """The first JSON object in ``text`` (whole reply, fenced block, or from a ``{``) that names a tool; in the
-    ``blocks`` format a write's content and an edit's old and new text come from the fenced blocks that are
-    not the call itself (one trailing line break of an edit's block dropped), where the object lacks them."""
-    action = _first_call(text)
-    if action is None or form != "blocks":
-        return action
-    blocks = [m[2] for m in re.finditer(r"```([\w+.-]*)[^\n]*\n(.*?)```", text, re.S)
-              if m[1].lower() != "json" and _call(m[2]) is None]
-    if action["tool"] == "write" and "content" not in action and blocks:
-        action["content"] = blocks[0]
-    if action["tool"] == "edit" and "old" not in action and len(blocks) >= 2:
-        action["old"], action["new"] = (b.removesuffix("\n") for b in blocks[:2])
-    return action
+def read_actions(text: str, form: EditFormat = "json") -> list[Unvalidated]:
+    """The tool calls in a reply. ``json``: the first JSON object naming a tool (the whole reply, a fenced
+    block, or from a ``{``). ``blocks``: every such object outside the code blocks, in order, each taking the
+    fenced code blocks between it and the next call - a write's content is the first, an edit's old and new
+    text the first two (one trailing line break dropped) - where the object lacks those fields."""
+    if form != "blocks":
+        return [call] if (call := _first_call(text)) is not None else []
+    code = [(m.start(), m.end(), m[2]) for m in _FENCED.finditer(text)
+            if m[1].lower() != "json" and not m[2].lstrip().startswith("{")]
+    calls, decoder, at = [], json.JSONDecoder(), 0
+    while (brace := text.find("{", at)) >= 0:
+        inside = next((end for start, end, _ in code if start <= brace < end), None)
+        if inside is not None:
+            at = inside
+            continue
+        try:
+            obj, end = decoder.raw_decode(text, brace)
+        except ValueError:
+            at = brace + 1
+            continue
+        if isinstance(obj, dict) and isinstance(obj.get("tool"), str):
+            calls.append((brace, end, obj))
+        at = end
+    actions = []
+    for i, (_, end, action) in enumerate(calls):
+        until = calls[i + 1][0] if i + 1 < len(calls) else len(text)
+        blocks = [body for start, _, body in code if end <= start < until]
+        if action["tool"] == "write" and "content" not in action and blocks:
+            action["content"] = blocks[0]
+        if action["tool"] == "edit" and "old" not in action and len(blocks) >= 2:
+            action["old"], action["new"] = (b.removesuffix("\n") for b in blocks[:2])
+        actions.append(action)
+    return actions
+
+
+_FENCED = re.compile(r"```([\w+.-]*)[^\n]*\n(.*?)```", re.S)
 
 
 def _call(text: str) -> Unvalidated | None:

@@ -1,0 +1,149 @@
+"""The LLM editor with a small model: the blocks format (code in fenced blocks after a JSON header, several
+calls per message), and what is refused back to it while it has turns left - a failed call sent again
+unchanged, a reply cut off at the output limit, an empty write, a change of comments alone, a description
+the review would refuse outright."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from editor_helpers import DESCRIPTION, FENCE, GOOD_FN, KEY_ENV, llm, request
+
+from modularrsi.evolve.editor import EditorError, LLMEditor
+from modularrsi.evolve.editor_prompt import read_actions
+from modularrsi.harness import BASELINE
+from modularrsi.harness.library import load_generation
+from modularrsi.offline.fake_server import FakeOpenAIServer
+
+
+@pytest.fixture(autouse=True)
+def key(monkeypatch):
+    monkeypatch.setenv(KEY_ENV, "sk-dummy-weak")
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+
+async def test_in_the_blocks_format_code_comes_in_fenced_blocks_after_the_call_and_no_schema_is_sent(tmp_path):
+    """The local 1.5B, asked for a file inside a JSON string, wrote it up to the first '"' its code held; in
+    the blocks format the code follows a one-line JSON header, quotes and all, and an edit takes two blocks."""
+    quoted = GOOD_FN.replace('"Show the result with a command, then claim again."',
+                             '"Run a command that shows the result, then say \\"done\\" again."')
+    active = [*load_generation(BASELINE).default_active()["completion"], "note_errors"]
+    turns = ['I will write the file.\n{"tool": "write", "path": "completion/note_errors.py"}\n'
+             f"{FENCE}python\n{quoted}{FENCE}",
+             f'{FENCE}json\n{{"tool": "edit", "path": "completion/note_errors.py"}}\n{FENCE}\n'
+             f"{FENCE}python\n    first = not ctx.memo.get(\"asked\")\n{FENCE}\n"
+             f"{FENCE}python\n    first = not ctx.memo.get(\"asked\", False)\n{FENCE}",
+             json.dumps({"tool": "activate", "module": "completion", "names": active}),
+             json.dumps({"tool": "done", "description": DESCRIPTION})]
+    with FakeOpenAIServer(turns) as server:
+        proposal = await LLMEditor(llm(server), max_turns=4, form="blocks").edit(request(), tmp_path / "staging")
+    written = (tmp_path / "staging" / "modules" / "completion" / "note_errors.py").read_text()
+    assert written == quoted.replace('ctx.memo.get("asked")', 'ctx.memo.get("asked", False)')
+    assert "modules/completion/note_errors.py" in proposal.changed_files
+    results = [m["content"] for m in server.requests[-1]["messages"] if m["role"] == "user"][1:]
+    assert results[0] == f"wrote completion/note_errors.py ({len(quoted)} chars)"
+    assert results[1] == "edited completion/note_errors.py"
+    assert all("response_format" not in sent for sent in server.requests)
+    system = server.requests[0]["messages"][0]["content"]
+    example = f'{{"tool": "write", "path": "<module>/<name>.py"}}\n{FENCE}python\n<the whole file>\n{FENCE}'
+    assert "never inside\nthe JSON" in system and example in system
+    assert '"content": "<whole file>"' not in system
+
+
+def test_calls_are_read_in_order_with_the_code_blocks_that_follow_each():
+    call = {"tool": "write", "path": "completion/x.py", "content": "x = 1\n"}
+    reply = json.dumps(call) + f"\n{FENCE}python\ny = 2\n{FENCE}"
+    assert read_actions(reply, "json") == [call] == read_actions(reply, "blocks")  # the object's own content wins
+    assert read_actions('{"tool": "write", "path": "completion/x.py"}', "blocks") == [
+        {"tool": "write", "path": "completion/x.py"}]  # no block: the workspace refuses the empty write
+    assert read_actions("no call here", "blocks") == [] == read_actions("no call here", "json")
+    [edit] = read_actions(f'{{"tool": "edit", "path": "p"}}\n{FENCE}\na\n{FENCE}\n{FENCE}py\n{FENCE}', "blocks")
+    assert (edit["old"], edit["new"]) == ("a", "")  # an empty second block deletes the text
+    # the local 1.5B's habit: its whole plan in one message, JSON lines in a json fence, a call inside a python
+    # fence, code holding braces and a call-like string
+    code = 'def check(reply, output, ctx):\n    return {"tool": "list"}.get("x")\n'
+    plan = (f'{FENCE}json\n{{"tool": "list"}}\n{{"tool": "read", "path": "completion/a.py"}}\n{FENCE}\n'
+            f'{{"tool": "write", "path": "completion/b.py"}}   then the whole file:\n{FENCE}python\n{code}{FENCE}\n'
+            f'{FENCE}python\n{{"tool": "activate", "module": "completion", "names": ["b"]}}\n{FENCE}\n'
+            '{"tool": "done", "description": "d"}')
+    actions = read_actions(plan, "blocks")
+    assert [a["tool"] for a in actions] == ["list", "read", "write", "activate", "done"]
+    assert actions[2]["content"] == code and "content" not in actions[3]
+    assert [a["tool"] for a in read_actions(plan, "json")] == ["list"]  # the json format takes one call
+
+
+async def test_several_calls_in_one_message_run_in_order_and_stop_at_the_first_that_fails(tmp_path):
+    active = [*load_generation(BASELINE).default_active()["completion"], "note_errors"]
+    write = f'{{"tool": "write", "path": "completion/note_errors.py"}}\n{FENCE}python\n{GOOD_FN}{FENCE}\n'
+    turns = [write + '{"tool": "activate", "module": "completion", "names": ["nope"]}\n{"tool": "list"}\n'
+             + json.dumps({"tool": "done", "description": DESCRIPTION}),
+             json.dumps({"tool": "activate", "module": "completion", "names": active}) + "\n"
+             + json.dumps({"tool": "done", "description": DESCRIPTION})]
+    with FakeOpenAIServer(turns) as server:
+        proposal = await LLMEditor(llm(server), max_turns=2, form="blocks").edit(request(), tmp_path / "staging")
+    assert "modules/completion/note_errors.py" in proposal.changed_files
+    [result] = [m["content"] for m in server.requests[-1]["messages"] if m["role"] == "user"][1:]
+    assert result.splitlines() == [f"wrote completion/note_errors.py ({len(GOOD_FN)} chars)",
+                                   "error: no function completion/nope", "(2 later call(s) in your message not run)"]
+
+
+async def test_a_reply_cut_off_at_the_output_limit_or_an_empty_write_is_a_turn_told_why(tmp_path):
+    """The 1.5B's first blocks-format edit dumped every call of the prompt into one message, hit its output
+    limit, and the editor failed on the spot; and it sent writes with no code block after them."""
+    active = [*load_generation(BASELINE).default_active()["completion"], "note_errors"]
+    turns = [{"content": '{"tool": "list"}\n{"tool": "read", "path": "compl', "finish_reason": "length"},
+             '{"tool": "write", "path": "completion/note_errors.py"}',
+             f'{{"tool": "write", "path": "completion/note_errors.py"}}\n{FENCE}python\n{GOOD_FN}{FENCE}',
+             json.dumps({"tool": "activate", "module": "completion", "names": active}),
+             json.dumps({"tool": "done", "description": DESCRIPTION})]
+    with FakeOpenAIServer(turns) as server:
+        proposal = await LLMEditor(llm(server), max_turns=5, form="blocks").edit(request(), tmp_path / "staging")
+    assert "modules/completion/note_errors.py" in proposal.changed_files
+    results = [m["content"] for m in server.requests[-1]["messages"] if m["role"] == "user"][1:]
+    assert results[0].startswith("Your message was cut off at the output limit and nothing in it was run")
+    assert results[1] == "error: write completion/note_errors.py carried no file content: send the whole file with it"
+
+
+async def test_a_failed_call_sent_again_unchanged_is_answered_with_a_line_saying_so(tmp_path):
+    stale = json.dumps({"tool": "edit", "path": "completion/confirm_twice.py", "old": "no such text", "new": "x"})
+    turns = [stale, stale, stale, *[json.dumps({"tool": "list"})] * 3]
+    with FakeOpenAIServer(turns) as server, pytest.raises(EditorError, match="did not finish within 6 turns"):
+        await LLMEditor(llm(server), max_turns=6).edit(request(), tmp_path / "staging")
+    results = [m["content"] for m in server.requests[-1]["messages"] if m["role"] == "user"][1:]
+    assert "'old' must occur exactly once" in results[0] and "copy the text exactly" in results[0]
+    assert "same call as your last one" not in results[0]
+    assert all("same call as your last one and it failed the same way" in r for r in results[1:3])
+    assert len(results) == 5 and "same call" not in results[3] + results[4]  # a call that worked is no failure
+
+
+async def test_a_change_of_comments_or_layout_alone_is_refused_back_to_the_editor(tmp_path):
+    """The local 1.5B's only finished edits put a comment after a ``def`` line; nothing behaves differently,
+    so the refusal goes back to the editor within its turns instead of on to the gates."""
+    shown = (BASELINE / "modules" / "completion" / "confirm_twice.py").read_text()
+    line = next(x for x in shown.splitlines() if x.startswith("def "))
+    turns = [json.dumps({"tool": "edit", "path": "completion/confirm_twice.py", "old": line,
+                         "new": line + "  # check the claim more carefully\n"}),
+             json.dumps({"tool": "done", "description": DESCRIPTION}), json.dumps({"tool": "list"})]
+    with FakeOpenAIServer(turns) as server, pytest.raises(EditorError, match="comments or layout only"):
+        await LLMEditor(llm(server), max_turns=3).edit(request(), tmp_path / "staging")
+    assert not (tmp_path / "staging").exists()
+
+
+async def test_a_description_the_review_would_refuse_outright_is_refused_back_to_the_editor(tmp_path):
+    """The 1.5B's finished edits said "The changes have been implemented and ..." - no causal chain, so the
+    review's pre-screen rejected them; the editor hears that while it still has turns to fix it."""
+    active = [*load_generation(BASELINE).default_active()["completion"], "note_errors"]
+    vague = "The changes have been implemented and the harness now handles completion claims correctly."
+    turns = [json.dumps({"tool": "write", "path": "completion/note_errors.py", "content": GOOD_FN}),
+             json.dumps({"tool": "activate", "module": "completion", "names": active}),
+             json.dumps({"tool": "done", "description": vague}), json.dumps({"tool": "done", "description": "ok"}),
+             json.dumps({"tool": "done", "description": DESCRIPTION})]
+    with FakeOpenAIServer(turns) as server:
+        proposal = await LLMEditor(llm(server), max_turns=5).edit(request(), tmp_path / "staging")
+    assert proposal.description == DESCRIPTION
+    results = [m["content"] for m in server.requests[-1]["messages"] if m["role"] == "user"][1:]
+    assert results[2].startswith("Refused: the description: description states no causal chain")
+    assert "description too short (1 words" in results[3]
+
+
