@@ -115,6 +115,9 @@ async def test_a_failed_call_sent_again_unchanged_is_answered_with_a_line_saying
     assert "same call as your last one" not in results[0]
     assert all("same call as your last one and it failed the same way" in r for r in results[1:3])
     assert len(results) == 5 and "same call" not in results[3] + results[4]  # a call that worked is no failure
+    transcript = [json.loads(line) for line in (tmp_path / "editor.jsonl").read_text().splitlines()]
+    assert [m["purpose"] for m in transcript[:3]] == ["editor_system", "editor_task", "editor_reply"]
+    assert len(transcript) == 2 + 2 * 6 and transcript[-1]["role"] == "user"  # the failed edit's, whole
 
 
 async def test_a_change_of_comments_or_layout_alone_is_refused_back_to_the_editor(tmp_path):

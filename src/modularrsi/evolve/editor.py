@@ -23,7 +23,8 @@ computed from the two directories, or raises :class:`EditorError` saying why it 
   the static ones (the allowlist, banned constructs, the contract, a generation that does not load), a
   change of nothing or of comments and layout alone (the same syntax trees), or a description the review's
   pre-screen would refuse (too short, no causal chain). Running out of turns, or a failed model call, is an
-  :class:`EditorError` naming the last refusal.
+  :class:`EditorError` naming the last refusal. However the edit ends, its conversation is kept beside the
+  staging directory (:data:`TRANSCRIPT`; ``gates/<d>-<try>/editor.jsonl`` in an epoch).
 """
 
 from __future__ import annotations
@@ -61,8 +62,12 @@ from modularrsi.harness.library import (
 from modularrsi.harness.protocols import CONTRACTS, contract
 from modularrsi.models.base import BudgetExceeded, ChatModel, Message, ModelError, OutputTruncated
 from modularrsi.models.structured import response_schema
+from modularrsi.util.files import write_text
 
-__all__ = ["ACTION_SCHEMA", "EditRequest", "Editor", "EditorError", "LLMEditor"]
+__all__ = ["ACTION_SCHEMA", "TRANSCRIPT", "EditRequest", "Editor", "EditorError", "LLMEditor"]
+
+#: The LLM editor's conversation, one JSON line per message, beside the staging directory it was given.
+TRANSCRIPT = "editor.jsonl"
 
 
 class EditorError(ValueError):
@@ -148,6 +153,14 @@ class LLMEditor:
         parent = load_generation(request.parent_dir)
         workspace = Workspace(read_sources(parent), parent.default_active(), request.modules, self.max_read_chars)
         messages = self.prompt(request)
+        try:
+            return await self._converse(request, parent, workspace, messages, staging_dir)
+        finally:  # what the editor was told and answered, beside its staging copy, however the edit ended
+            write_text(staging_dir.parent / TRANSCRIPT, "".join(json.dumps(
+                {"role": m.role, "purpose": m.purpose, "content": m.content}) + "\n" for m in messages))
+
+    async def _converse(self, request: EditRequest, parent: Generation, workspace: Workspace,
+                        messages: list[Message], staging_dir: Path) -> Proposal:
         refusal, last = "", ("", "")
         for _ in range(self.max_turns):
             try:
