@@ -88,21 +88,32 @@ async def test_several_calls_in_one_message_run_in_order_and_stop_at_the_first_t
                                    "error: no function completion/nope", "(2 later call(s) in your message not run)"]
 
 
-async def test_a_reply_cut_off_at_the_output_limit_or_an_empty_write_is_a_turn_told_why(tmp_path):
+async def test_a_reply_cut_off_at_the_output_limit_is_a_turn_and_a_write_without_its_file_asks_for_it(tmp_path):
     """The 1.5B's first blocks-format edit dumped every call of the prompt into one message, hit its output
-    limit, and the editor failed on the spot; and it sent writes with no code block after them."""
+    limit, and the editor failed on the spot; then it ended every write at its JSON line, 16 times running."""
     active = [*load_generation(BASELINE).default_active()["completion"], "note_errors"]
     turns = [{"content": '{"tool": "list"}\n{"tool": "read", "path": "compl', "finish_reason": "length"},
-             '{"tool": "write", "path": "completion/note_errors.py"}',
-             f'{{"tool": "write", "path": "completion/note_errors.py"}}\n{FENCE}python\n{GOOD_FN}{FENCE}',
+             f'{FENCE}json\n{{"tool": "write", "path": "completion/note_errors.py"}}\n{FENCE}',
+             f"{FENCE}python\n{GOOD_FN}{FENCE}",  # the file asked for
+             '{"tool": "write", "path": "completion/other.py"}', GOOD_FN,  # a bare file is taken too
              json.dumps({"tool": "activate", "module": "completion", "names": active}),
              json.dumps({"tool": "done", "description": DESCRIPTION})]
     with FakeOpenAIServer(turns) as server:
-        proposal = await LLMEditor(llm(server), max_turns=5, form="blocks").edit(request(), tmp_path / "staging")
-    assert "modules/completion/note_errors.py" in proposal.changed_files
+        proposal = await LLMEditor(llm(server), max_turns=7, form="blocks").edit(request(), tmp_path / "staging")
+    assert {"modules/completion/note_errors.py", "modules/completion/other.py"} <= set(proposal.changed_files)
     results = [m["content"] for m in server.requests[-1]["messages"] if m["role"] == "user"][1:]
     assert results[0].startswith("Your message was cut off at the output limit and nothing in it was run")
-    assert results[1] == "error: write completion/note_errors.py carried no file content: send the whole file with it"
+    assert results[1] == f"Now send the whole file completion/note_errors.py in one {FENCE}python block, nothing else."
+    assert results[2] == f"wrote completion/note_errors.py ({len(GOOD_FN)} chars)"
+    assert results[4] == f"wrote completion/other.py ({len(GOOD_FN)} chars)"
+
+
+async def test_an_empty_write_is_refused(tmp_path):
+    turns = [json.dumps({"tool": "write", "path": "completion/x.py", "content": " \n"}), json.dumps({"tool": "list"})]
+    with FakeOpenAIServer(turns) as server, pytest.raises(EditorError):
+        await LLMEditor(llm(server), max_turns=2).edit(request(), tmp_path / "staging")
+    result = server.requests[-1]["messages"][-1]["content"]
+    assert result == "error: write completion/x.py carried no file content: send the whole file with it"
 
 
 async def test_a_failed_call_sent_again_unchanged_is_answered_with_a_line_saying_so(tmp_path):

@@ -13,7 +13,8 @@ computed from the two directories, or raises :class:`EditorError` saying why it 
   ``edit``, ``activate``, ``done``) over the module's files only (:mod:`~modularrsi.evolve.editor_workspace`).
   A call is a JSON object asked for by JSON schema where the endpoint takes one (one per reply), or in the
   ``blocks`` format a JSON line with the code in fenced blocks after it (several per reply, run in order up
-  to the first that fails); what the editor is told and how a reply is read is
+  to the first that fails; a ``write`` that ends at its JSON line is answered by asking for the file, which
+  the next reply sends); what the editor is told and how a reply is read is
   :mod:`~modularrsi.evolve.editor_prompt`. Its first message shows the active files of the modules it may
   change, so it need not spend turns finding them. It is told the import allowlist and the module contracts.
   What is answered back within the same turn budget, so a small model can repair it: a misused tool (an
@@ -38,8 +39,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from modularrsi.evolve.editor_prompt import (
     ACTION_SCHEMA,
+    FENCE,
     SYSTEM,
     EditFormat,
+    asked_file,
     example_file,
     read_actions,
     tools_text,
@@ -162,6 +165,7 @@ class LLMEditor:
     async def _converse(self, request: EditRequest, parent: Generation, workspace: Workspace,
                         messages: list[Message], staging_dir: Path) -> Proposal:
         refusal, last = "", ("", "")
+        pending = ""  # blocks format: a write that came without its file, which is asked for next
         for _ in range(self.max_turns):
             try:
                 with response_schema("editor_action", ACTION_SCHEMA) if self.form == "json" else nullcontext():
@@ -176,7 +180,10 @@ class LLMEditor:
             except ModelError as exc:
                 raise EditorError(f"editor model failed: {type(exc).__name__}: {exc}" + _last(refusal)) from None
             messages.append(Message("assistant", reply, purpose="editor_reply"))
-            actions = read_actions(reply, self.form)
+            content = asked_file(reply) if pending else None
+            actions = [{"tool": "write", "path": pending, "content": content}] if content is not None \
+                else read_actions(reply, self.form)
+            pending = ""
             if not actions:
                 messages.append(Message("user", "Not a JSON object with a 'tool' field; answer with one.",
                                         purpose="parse_error_feedback"))
@@ -190,6 +197,10 @@ class LLMEditor:
                         return Proposal.build(request.module, request.parent_dir, staging_dir, description,
                                               request.direction.summary, request.direction.tasks)
                     results.append(f"Refused: {refusal}. Fix it, then call done again.")
+                    break
+                if self.form == "blocks" and action.get("tool") == "write" and "content" not in action:
+                    pending = str(action.get("path", ""))  # a small model often ends its message at the JSON
+                    results.append(f"Now send the whole file {pending} in one {FENCE}python block, nothing else.")
                     break
                 call, result = json.dumps(action, sort_keys=True), workspace.run(action)
                 repeated, last = (call, result) == last and _failed(result), (call, result)

@@ -20,7 +20,8 @@ from typing import Literal
 from modularrsi.harness.protocols import CONTRACTS, contract, type_text
 from modularrsi.util.jsontypes import JSONSchema, Unvalidated
 
-__all__ = ["ACTION_SCHEMA", "SYSTEM", "EditFormat", "example_file", "read_actions", "tools_text", "what_to_do"]
+__all__ = ["ACTION_SCHEMA", "FENCE", "SYSTEM", "EditFormat", "asked_file", "example_file", "read_actions", "tools_text",
+           "what_to_do"]
 
 EditFormat = Literal["json", "blocks"]
 
@@ -53,7 +54,7 @@ EDIT
   ".py", in order: keep the existing ones and add yours)
 {"tool": "done", "description": "<one causal account: the behaviour observed in the runs, because of what in
   the harness, and how the change leads to different behaviour>"}"""
-_FENCE = "`" * 3
+FENCE = "`" * 3
 _TOOLS = {
     "json": ("Answer with exactly one JSON object per message, one of:", {
         "WRITE": '{"tool": "write", "path": "<module>/<name>.py", "content": "<whole file>"}',
@@ -61,13 +62,13 @@ _TOOLS = {
     "blocks": ("Answer with tool calls, each a JSON object on a line of its own, one of these:", {
         "WRITE": '{"tool": "write", "path": "<module>/<name>.py"}',
         "EDIT": '{"tool": "edit", "path": "<module>/<name>.py"}'})}
-_BLOCKS_HOW = f"""write and edit carry code: put it right AFTER their JSON line in {_FENCE}python blocks, never inside
+_BLOCKS_HOW = f"""write and edit carry code: put it right AFTER their JSON line in {FENCE}python blocks, never inside
 the JSON - for write one block, the whole file; for edit two blocks, the exact text to replace and then
 its replacement. A message that writes a file looks like this:
 {{"tool": "write", "path": "<module>/<name>.py"}}
-{_FENCE}python
+{FENCE}python
 <the whole file>
-{_FENCE}
+{FENCE}
 One message may hold several calls: they run in order, and those after a call that fails are not run."""
 
 
@@ -87,7 +88,7 @@ def read_actions(text: str, form: EditFormat = "json") -> list[Unvalidated]:
     text the first two (one trailing line break dropped) - where the object lacks those fields."""
     if form != "blocks":
         return [call] if (call := _first_call(text)) is not None else []
-    code = [(m.start(), m.end(), m[2]) for m in _FENCED.finditer(text)
+    code = [(m.start(), m.end(), m[2]) for m in FENCED.finditer(text)
             if m[1].lower() != "json" and not m[2].lstrip().startswith("{")]
     calls, decoder, at = [], json.JSONDecoder(), 0
     while (brace := text.find("{", at)) >= 0:
@@ -115,7 +116,16 @@ def read_actions(text: str, form: EditFormat = "json") -> list[Unvalidated]:
     return actions
 
 
-_FENCED = re.compile(r"```([\w+.-]*)[^\n]*\n(.*?)```", re.S)
+FENCED = re.compile(r"```([\w+.-]*)[^\n]*\n(.*?)```", re.S)
+
+
+def asked_file(text: str) -> str | None:
+    """The answer to "send the whole file now" (the ``blocks`` format, after a ``write`` that came without
+    one): the reply's first code block, or the reply itself when it holds no block and no tool call."""
+    blocks = [m[2] for m in FENCED.finditer(text) if m[1].lower() != "json" and not m[2].lstrip().startswith("{")]
+    if blocks:
+        return blocks[0]
+    return text.strip() + "\n" if text.strip() and not read_actions(text, "blocks") else None
 
 
 def _call(text: str) -> Unvalidated | None:
