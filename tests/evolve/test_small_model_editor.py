@@ -116,19 +116,23 @@ async def test_an_empty_write_is_refused(tmp_path):
     assert result == "error: write completion/x.py carried no file content: send the whole file with it"
 
 
-async def test_a_failed_call_sent_again_unchanged_is_answered_with_a_line_saying_so(tmp_path):
+async def test_a_call_sent_again_unchanged_is_answered_with_a_line_saying_so(tmp_path):
+    """The 1.5B retried a failing edit, and wrote the file it was shown over itself, to the turn limit."""
     stale = json.dumps({"tool": "edit", "path": "completion/confirm_twice.py", "old": "no such text", "new": "x"})
-    turns = [stale, stale, stale, *[json.dumps({"tool": "list"})] * 3]
+    shown = (BASELINE / "modules" / "completion" / "confirm_twice.py").read_text()
+    same = json.dumps({"tool": "write", "path": "completion/confirm_twice.py", "content": shown})
+    turns = [stale, stale, stale, same, same, json.dumps({"tool": "list"})]
     with FakeOpenAIServer(turns) as server, pytest.raises(EditorError, match="did not finish within 6 turns"):
         await LLMEditor(llm(server), max_turns=6).edit(request(), tmp_path / "staging")
     results = [m["content"] for m in server.requests[-1]["messages"] if m["role"] == "user"][1:]
     assert "'old' must occur exactly once" in results[0] and "copy the text exactly" in results[0]
     assert "same call as your last one" not in results[0]
     assert all("same call as your last one and it failed the same way" in r for r in results[1:3])
-    assert len(results) == 5 and "same call" not in results[3] + results[4]  # a call that worked is no failure
+    assert results[3] == "wrote completion/confirm_twice.py: the same text it held already, so nothing changed"
+    assert results[4].startswith(results[3] + "\nThat is the same call as your last one, with the same result")
     transcript = [json.loads(line) for line in (tmp_path / "editor.jsonl").read_text().splitlines()]
     assert [m["purpose"] for m in transcript[:3]] == ["editor_system", "editor_task", "editor_reply"]
-    assert len(transcript) == 2 + 2 * 6 and transcript[-1]["role"] == "user"  # the failed edit's, whole
+    assert len(transcript) == 2 + 2 * 6 and transcript[-1]["content"].startswith("completion/")  # whole, to the end
 
 
 async def test_a_change_of_comments_or_layout_alone_is_refused_back_to_the_editor(tmp_path):

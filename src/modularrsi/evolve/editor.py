@@ -19,8 +19,9 @@ computed from the two directories, or raises :class:`EditorError` saying why it 
   change, so it need not spend turns finding them. It is told the import allowlist and the module contracts.
   What is answered back within the same turn budget, so a small model can repair it: a misused tool (an
   error line); whether a written file parses (line breaks a model put inside one-line strings - JSON's
-  ``\\n`` for Python's - are read as escapes, :mod:`~modularrsi.evolve.source_repair`); a failed call sent
-  again unchanged (a line saying so); a reply cut off at the output limit; and a ``done`` the checks refuse -
+  ``\\n`` for Python's - are read as escapes, :mod:`~modularrsi.evolve.source_repair`); a call sent
+  again unchanged, or a write of the text a file held (a line saying so); a reply cut off at the output
+  limit; and a ``done`` the checks refuse -
   the static ones (the allowlist, banned constructs, the contract, a generation that does not load), a
   change of nothing or of comments and layout alone (the same syntax trees), or a description the review's
   pre-screen would refuse (too short, no causal chain). Running out of turns, or a failed model call, is an
@@ -203,10 +204,13 @@ class LLMEditor:
                     results.append(f"Now send the whole file {pending} in one {FENCE}python block, nothing else.")
                     break
                 call, result = json.dumps(action, sort_keys=True), workspace.run(action)
-                repeated, last = (call, result) == last and _failed(result), (call, result)
-                if repeated:  # a small model retries a failed call unchanged, to the turn limit
+                repeated, last = (call, result) == last, (call, result)
+                if repeated and _failed(result):  # a small model retries a failed call unchanged, to the turn limit
                     result += ("\nThat is the same call as your last one and it failed the same way: change it "
                                "(read the file to copy its exact text, or write the whole file).")
+                elif repeated:
+                    result += ("\nThat is the same call as your last one, with the same result: making it again "
+                               "changes nothing. Take the next step of the task instead.")
                 results.append(result)
                 if _failed(result):
                     break

@@ -94,9 +94,11 @@ class Workspace:
             key = self._key(action.get("path"))
             if not str(action.get("content", "")).strip():
                 raise ToolMisuse(f"write {key}.py carried no file content: send the whole file with it")
-            existed = key in self.parent_files
+            existed, before = key in self.parent_files, self.sources.get(key)
             self.sources[key] = str(action.get("content", ""))
             self.edited.add(key)
+            if self.sources[key] == before:  # a small model copies the file it was shown over itself
+                return f"wrote {key}.py: the same text it held already, so nothing changed"
             replaced = " in place of the existing file (a new mechanism goes in a new file)" if existed else ""
             return f"wrote {key}.py ({len(self.sources[key])} chars){replaced}{self._parsed(key)}"
         if tool == "edit":
