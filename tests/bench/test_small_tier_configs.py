@@ -32,10 +32,11 @@ def test_the_arms_share_the_measured_agent_and_differ_only_in_the_editor():
     assert llm.model_dump(exclude=strip) == catalogue.model_dump(exclude=strip)
     assert llm.share_from == Path("runs/small-tier/evolve-catalogue") and catalogue.share_from is None
     assert "catalogue editor" in (TIER / "evolve-catalogue.yaml").read_text().split("\ntasks:")[0]
-    blocks = EvolveConfig.load(TIER / "evolve-llm-blocks.yaml")  # the LLM arm with code in fenced blocks
-    assert (llm.editor.format, blocks.editor.format) == ("json", "blocks")
-    assert blocks.model_dump(exclude={"editor"}) == llm.model_dump(exclude={"editor"})
-    assert blocks.editor.model_dump(exclude={"format"}) == llm.editor.model_dump(exclude={"format"})
+    for form in ("blocks", "guided"):  # the LLM arm with its editor working another way, and nothing else changed
+        other = EvolveConfig.load(TIER / f"evolve-llm-{form}.yaml")
+        assert (llm.editor.format, other.editor.format) == ("json", form)
+        assert other.model_dump(exclude={"editor"}) == llm.model_dump(exclude={"editor"})
+        assert other.editor.model_dump(exclude={"format"}) == llm.editor.model_dump(exclude={"format"})
 
 
 def evolve(config, out):

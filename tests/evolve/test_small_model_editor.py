@@ -1,7 +1,7 @@
 """The LLM editor with a small model: the blocks format (code in fenced blocks after a JSON header, several
-calls per message), and what is refused back to it while it has turns left - a failed call sent again
-unchanged, a reply cut off at the output limit, an empty write, a change of comments alone, a description
-the review would refuse outright."""
+calls per message), the guided format (no tools: the file, then a description), and what is refused back to
+it while it has turns left - a call sent again unchanged, a reply cut off at the output limit, an empty
+write, a change of comments alone, a description the review would refuse outright."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import json
 import pytest
 from editor_helpers import DESCRIPTION, FENCE, GOOD_FN, KEY_ENV, llm, request
 
-from modularrsi.evolve.editor import EditorError, LLMEditor
+from modularrsi.evolve.editor import EditorError, EditRequest, LLMEditor
 from modularrsi.evolve.editor_prompt import read_actions
 from modularrsi.harness import BASELINE
 from modularrsi.harness.library import load_generation
@@ -102,7 +102,8 @@ async def test_a_reply_cut_off_at_the_output_limit_is_a_turn_and_a_write_without
         proposal = await LLMEditor(llm(server), max_turns=7, form="blocks").edit(request(), tmp_path / "staging")
     assert {"modules/completion/note_errors.py", "modules/completion/other.py"} <= set(proposal.changed_files)
     results = [m["content"] for m in server.requests[-1]["messages"] if m["role"] == "user"][1:]
-    assert results[0].startswith("Your message was cut off at the output limit and nothing in it was run")
+    assert results[0] == ("Your message was cut off at the output limit and nothing in it was used: send fewer "
+                          "calls per message.")
     assert results[1] == f"Now send the whole file completion/note_errors.py in one {FENCE}python block, nothing else."
     assert results[2] == f"wrote completion/note_errors.py ({len(GOOD_FN)} chars)"
     assert results[4] == f"wrote completion/other.py ({len(GOOD_FN)} chars)"
@@ -165,3 +166,46 @@ async def test_a_description_the_review_would_refuse_outright_is_refused_back_to
     assert "description too short (1 words" in results[3]
 
 
+
+
+async def test_the_guided_format_asks_for_the_file_then_the_description_and_does_the_rest(tmp_path):
+    """No tools: the harness names the new file after the mechanism, activates it after the module's active
+    files, checks each answer and asks again with the reason until it passes."""
+    broken = GOOD_FN.replace("def check(ctx, claim):", "def check(ctx, claim)")
+    turns = [f"{FENCE}python\n{broken}{FENCE}",  # does not parse
+             f"Here it is:\n{FENCE}python\n{GOOD_FN.replace('ROLE', '# ROLE')}{FENCE}",  # no ROLE: refused
+             GOOD_FN,  # the bare file is taken
+             "It works better now than it did before the change.",  # no causal chain
+             f'"{DESCRIPTION}"']
+    with FakeOpenAIServer(turns) as server:
+        proposal = await LLMEditor(llm(server), max_turns=5, form="guided").edit(request(), tmp_path / "staging")
+    name = "completion_evidence_check"  # the direction's mechanism
+    assert proposal.description == DESCRIPTION and f"modules/completion/{name}.py" in proposal.changed_files
+    staged = load_generation(tmp_path / "staging")
+    assert staged.default_active()["completion"] == [*load_generation(BASELINE).default_active()["completion"], name]
+    system, task = (m["content"] for m in server.requests[0]["messages"][:2])
+    assert "asked for one thing at a time" in system and '"tool"' not in system
+    assert task.endswith(f"Write completion/{name}.py: a NEW additive file whose check carries out the suggested "
+                         f"change (it runs after the module's active files; do not copy one of them). Answer with "
+                         f"the whole file in one {FENCE}python block and nothing else; you will then be asked for "
+                         "a one-sentence description.")
+    results = [m["content"] for m in server.requests[-1]["messages"] if m["role"] == "user"][1:]
+    assert results[0].startswith(f"Refused: completion/{name}.py") and "Send the whole file" in results[0]
+    assert "ROLE" in results[1] and results[2].startswith("Now describe your change in one sentence")
+    assert results[3].startswith("Refused: description states no causal chain")
+    assert all("response_format" not in sent for sent in server.requests)
+
+
+async def test_the_guided_format_rewrites_a_core_only_module_in_place_and_fails_with_the_last_reason(tmp_path):
+    direction = request().direction.model_copy(update={"module": "tool_use", "mechanism": "parse-repair"})
+    tool_use = EditRequest(direction=direction, parent_dir=BASELINE, modules=["tool_use"])
+    core = load_generation(BASELINE).default_active()["tool_use"][0]
+    shown = (BASELINE / "modules" / "tool_use" / f"{core}.py").read_text()
+    with FakeOpenAIServer([shown, shown]) as server, \
+            pytest.raises(EditorError, match="did not finish within 2 turns \\(last refusal: the editor finished "
+                                             "without changing anything"):
+        await LLMEditor(llm(server), max_turns=2, form="guided").edit(tool_use, tmp_path / "staging")
+    task = server.requests[0]["messages"][1]["content"]
+    assert task.endswith(f"Write tool_use/{core}.py: tool_use's core file, rewritten whole so that it carries out "
+                         f"the suggested change. Answer with the whole file in one {FENCE}python block and nothing "
+                         "else; you will then be asked for a one-sentence description.")

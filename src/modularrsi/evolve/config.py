@@ -39,9 +39,10 @@ class EditorConfig(BaseModel):
     bad_rate: float = Field(default=0.25, ge=0, le=1, description="sim editor: share of deliberately bad patches "
                             "(syntax error, scope violation, task-specific hack, regression) so every gate works.")
     max_turns: int = Field(default=16, ge=2, description="LLM editor: tool-call replies per edit.")
-    format: EditFormat = Field(default="json", description="LLM editor: how a tool call carries code - json (inside "
-                               "the JSON object, asked for by JSON schema) or blocks (fenced blocks after a one-line "
-                               "JSON header; for small models that escape code into JSON poorly).")
+    format: EditFormat = Field(default="json", description="LLM editor: how it works - json (tool calls as JSON "
+                               "objects, asked for by JSON schema), blocks (tool calls as JSON lines with the code in "
+                               "fenced blocks after them) or guided (no tools: asked for the file, then a "
+                               "description; for a model too small to drive the tool loop).")
     candidates: int = Field(default=2, ge=1, description="Racing: candidate mechanisms written per direction; "
                             "each is screened, the best-screened confirmed (the runner-up at a share of alpha).")
     retries: int = Field(default=1, ge=0, description="Further edits per direction replacing candidates the "

@@ -38,6 +38,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from modularrsi.evolve.editor_guided import closing, guided_edit
 from modularrsi.evolve.editor_prompt import (
     ACTION_SCHEMA,
     FENCE,
@@ -128,7 +129,9 @@ class LLMEditor:
                 f"Evolution History of this module:\n{history}\n\n"
                 + (f"Other candidates for this direction already wrote {', '.join(request.avoid)}: write a "
                    "different mechanism.\n\n" if request.avoid else "")
-                + f"{self._shown(request)}{what_to_do(d.module)}")
+                + f"{self._shown(request)}"
+                + (closing(request, load_generation(request.parent_dir)) if self.form == "guided" else
+                   what_to_do(d.module)))
         user = redact(user, d.tasks)  # reward-blind and task-blind: outcome lines and task names masked
         imports = ", ".join([*sorted(ALLOWED_STDLIB), *ALLOWED_IMPORTS])
         return [Message("system", SYSTEM.format(modules=", ".join(request.modules), contracts=contracts,
@@ -158,6 +161,11 @@ class LLMEditor:
         workspace = Workspace(read_sources(parent), parent.default_active(), request.modules, self.max_read_chars)
         messages = self.prompt(request)
         try:
+            if self.form == "guided":
+                outcome = await guided_edit(self, request, parent, workspace, messages, staging_dir)
+                if isinstance(outcome, str):
+                    raise EditorError(outcome)
+                return outcome
             return await self._converse(request, parent, workspace, messages, staging_dir)
         finally:  # what the editor was told and answered, beside its staging copy, however the edit ended
             write_text(staging_dir.parent / TRANSCRIPT, "".join(json.dumps(
@@ -168,19 +176,9 @@ class LLMEditor:
         refusal, last = "", ("", "")
         pending = ""  # blocks format: a write that came without its file, which is asked for next
         for _ in range(self.max_turns):
-            try:
-                with response_schema("editor_action", ACTION_SCHEMA) if self.form == "json" else nullcontext():
-                    reply = (await self.model.complete(messages)).content
-            except BudgetExceeded:
-                raise  # the run stops and resumes here; not a failed edit
-            except OutputTruncated as exc:  # a turn spent; the model hears why (a small one dumps whole plans)
-                messages += [Message("assistant", exc.content, purpose="editor_reply"),
-                             Message("user", "Your message was cut off at the output limit and nothing in it was "
-                                     "run: send fewer calls per message.", purpose="parse_error_feedback")]
+            reply = await self.ask(messages, refusal, "send fewer calls per message")
+            if reply is None:
                 continue
-            except ModelError as exc:
-                raise EditorError(f"editor model failed: {type(exc).__name__}: {exc}" + _last(refusal)) from None
-            messages.append(Message("assistant", reply, purpose="editor_reply"))
             content = asked_file(reply) if pending else None
             actions = [{"tool": "write", "path": pending, "content": content}] if content is not None \
                 else read_actions(reply, self.form)
@@ -193,7 +191,7 @@ class LLMEditor:
             for action in actions:  # in order; after a failed call the rest are not run
                 if action.get("tool") == "done":
                     description = str(action.get("description", "")).strip() or request.direction.summary
-                    refusal = self._finish(workspace, parent, request, staging_dir, description)
+                    refusal = self.finish(workspace, parent, request, staging_dir, description)
                     if not refusal:
                         return Proposal.build(request.module, request.parent_dir, staging_dir, description,
                                               request.direction.summary, request.direction.tasks)
@@ -219,16 +217,37 @@ class LLMEditor:
             messages.append(Message("user", "\n".join(results), purpose="tool_result"))
         raise EditorError(f"the editor did not finish within {self.max_turns} turns" + _last(refusal))
 
-    def _finish(self, workspace: Workspace, parent: Generation, request: EditRequest, staging_dir: Path,
-                description: str) -> str:
-        """Write the staging generation; the refusal (one line) when the static checks, the review's check of
-        a description (:func:`~modularrsi.evolve.gates.prescreen.description_problem`) or loading refuse it."""
+    async def ask(self, messages: list[Message], refusal: str, shorter: str) -> str | None:
+        """The model's next reply, appended to ``messages``; None for a reply cut off at the output limit (a turn
+        spent: the model hears why, and ``shorter`` what to do). A failed call is an :class:`EditorError`."""
+        try:
+            with response_schema("editor_action", ACTION_SCHEMA) if self.form == "json" else nullcontext():
+                reply = (await self.model.complete(messages)).content
+        except BudgetExceeded:
+            raise  # the run stops and resumes here; not a failed edit
+        except OutputTruncated as exc:  # a small model dumps whole plans
+            messages += [Message("assistant", exc.content, purpose="editor_reply"),
+                         Message("user", f"Your message was cut off at the output limit and nothing in it was used: "
+                                 f"{shorter}.", purpose="parse_error_feedback")]
+            return None
+        except ModelError as exc:
+            raise EditorError(f"editor model failed: {type(exc).__name__}: {exc}" + _last(refusal)) from None
+        messages.append(Message("assistant", reply, purpose="editor_reply"))
+        return reply
+
+    def code_refusal(self, workspace: Workspace, parent: Generation) -> str:
+        """Why the workspace's change cannot be finished as code (one line), or ""."""
         if not workspace.changed(parent):
             return "the editor finished without changing anything"
         if not workspace.changes_code(parent):
             return "the change is comments or layout only, so the harness would behave as before: change the code"
-        problem = workspace.refusal()
-        if problem:
+        return workspace.refusal()
+
+    def finish(self, workspace: Workspace, parent: Generation, request: EditRequest, staging_dir: Path,
+                description: str) -> str:
+        """Write the staging generation; the refusal (one line) when the static checks, the review's check of
+        a description (:func:`~modularrsi.evolve.gates.prescreen.description_problem`) or loading refuse it."""
+        if problem := self.code_refusal(workspace, parent):
             return problem
         if problem := description_problem(description, self.rules):
             return (f"the description: {problem} - say what the runs showed, what in the harness caused it, "

@@ -23,7 +23,7 @@ from modularrsi.util.jsontypes import JSONSchema, Unvalidated
 __all__ = ["ACTION_SCHEMA", "FENCE", "SYSTEM", "EditFormat", "asked_file", "example_file", "read_actions", "tools_text",
            "what_to_do"]
 
-EditFormat = Literal["json", "blocks"]
+EditFormat = Literal["json", "blocks", "guided"]
 
 SYSTEM = """You improve one module of an LLM agent harness. The harness is a set of Python function files;
 each file declares MODULE, ROLE ("core" or "additive"), DESCRIPTION, PARAMETERS and the callables of its
@@ -72,8 +72,14 @@ its replacement. A message that writes a file looks like this:
 One message may hold several calls: they run in order, and those after a call that fails are not run."""
 
 
+GUIDED = ("You will be asked for one thing at a time - first the whole file to write, in one python code block, "
+          "then a one-sentence description - and the harness does the rest. Answer each with exactly what is asked.")
+
+
 def tools_text(form: EditFormat) -> str:
-    """The system prompt's list of tool calls in format ``form``."""
+    """The system prompt's list of tool calls in format ``form`` (in the guided format, what happens instead)."""
+    if form == "guided":
+        return GUIDED
     lead, calls = _TOOLS[form]
     text = _CALLS
     for slot, call in calls.items():

@@ -12,7 +12,8 @@ from typing import Any
 
 from modularrsi.evolve.gates.constructs import ConstructRules, construct_problems
 from modularrsi.evolve.source_repair import repaired, same_code
-from modularrsi.harness.library import GenerationError, check_active, check_source, read_sources
+from modularrsi.harness.checks import declarations
+from modularrsi.harness.library import GenerationError, check_active, check_contract, check_source, read_sources
 from modularrsi.harness.protocols import MODULES
 from modularrsi.util.jsontypes import Unvalidated
 
@@ -43,11 +44,13 @@ class Workspace:
         return not all(same_code(self.sources[key], before[key]) for key in self.sources)
 
     def refusal(self, rules: ConstructRules | None = None) -> str:
-        """The first static refusal of an edited file (the allowlist, then banned constructs), or ""."""
+        """The first static refusal of an edited file (the allowlist, its declarations and contract, then banned
+        constructs), or ""."""
         for key in sorted(self.edited):
             path = f"{key}.py"
             try:
                 tree = check_source(path, self.sources[key])
+                check_contract(Path(path), key.split("/")[0], declarations(Path(path), tree))
             except GenerationError as exc:
                 return str(exc)
             problems = construct_problems(tree, rules or ConstructRules())

@@ -1,0 +1,108 @@
+"""The guided editor protocol, for a model too small to drive the tool loop (``editor: {format: guided}``).
+
+Given the tool loop, the local 1.5B wrote the file it had been shown over itself, again and again, and
+called nothing else until its turns ran out. Here the harness asks for one thing at a time and does the
+rest itself:
+
+1. **the file** - a NEW additive file named after the direction's mechanism where the module takes one
+   (the harness activates it after the module's active files), else the module's core file rewritten
+   whole. The reply's first code block (or the bare reply) is the file, checked as any edit is: it parses,
+   the import allowlist, banned constructs, the contract, a change of code and not only of comments. A
+   refusal asks for the whole file again, with the reason;
+2. **the description** - one sentence completing a causal template, checked by the review pre-screen's
+   rule; then the staging generation is written (a generation that does not load goes back to step 1).
+
+Each answer is a turn of the editor's ``max_turns``; what the model is told up front is the tool loop's
+system prompt and task message, with the file to write as the task's last line.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from modularrsi.evolve.editor_prompt import FENCE, asked_file
+from modularrsi.evolve.gates.prescreen import description_problem
+from modularrsi.evolve.proposal import Proposal
+from modularrsi.harness.library import Generation
+from modularrsi.harness.protocols import CONTRACTS
+from modularrsi.models.base import Message
+
+if TYPE_CHECKING:
+    from modularrsi.evolve.editor import EditRequest, LLMEditor
+    from modularrsi.evolve.editor_workspace import Workspace
+
+__all__ = ["closing", "guided_edit", "target"]
+
+DESCRIBE = ('Now describe your change in one sentence of this form, filled in: "Agents <what the runs showed> '
+            "because the harness <what in it caused that>; this change <what it does>, so that <the different "
+            'behaviour>." Answer with the sentence only.')
+
+
+def target(request: EditRequest, parent: Generation) -> tuple[str, list[str] | None]:
+    """The file the model writes (``module/name``) and the module's active list once it is written (None:
+    the core file is rewritten in place and the list stays)."""
+    module = request.module
+    active = parent.default_active().get(module, [])
+    if (module, "additive") in CONTRACTS:
+        base = re.sub(r"[^a-z0-9]+", "_", request.direction.mechanism.lower()).strip("_") or "mechanism"
+        name = base if base[0].isalpha() else f"m_{base}"
+        taken, n = set(parent.functions), 2
+        while f"{module}/{name}" in taken:
+            name, n = f"{base}_{n}", n + 1
+        return f"{module}/{name}", [*active, name]
+    core = next(n for n in active if parent.functions[f"{module}/{n}"].role == "core")
+    return f"{module}/{core}", None
+
+
+def closing(request: EditRequest, parent: Generation) -> str:
+    """The task message's last line: the one file to write."""
+    key, activated = target(request, parent)
+    module = request.module
+    what = (f"a NEW additive file whose {', '.join(CONTRACTS[(module, 'additive')])} carries out the suggested "
+            f"change (it runs after the module's active files; do not copy one of them)" if activated else
+            f"{module}'s core file, rewritten whole so that it carries out the suggested change")
+    return (f"Write {key}.py: {what}. Answer with the whole file in one {FENCE}python block and nothing else; "
+            "you will then be asked for a one-sentence description.")
+
+
+async def guided_edit(editor: LLMEditor, request: EditRequest, parent: Generation, workspace: Workspace,
+                      messages: list[Message], staging_dir: Path) -> Proposal | str:
+    """Ask for the file, then for the description, each until it passes; the proposal, or why it failed."""
+    key, activated = target(request, parent)
+    refusal, written = "", False
+
+    def tell(text: str) -> None:
+        messages.append(Message("user", text, purpose="tool_result"))
+
+    for _ in range(editor.max_turns):
+        reply = await editor.ask(messages, refusal, "send the whole file alone" if not written else "one sentence")
+        if reply is None:
+            continue
+        if not written:
+            content = asked_file(reply)
+            result = workspace.run({"tool": "write", "path": f"{key}.py", "content": content or ""})
+            if activated and not result.startswith("error:"):
+                result = workspace.run({"tool": "activate", "module": request.module, "names": activated})
+            refusal = result.removeprefix("error: ") if result.startswith("error:") else \
+                editor.code_refusal(workspace, parent)
+            if refusal:
+                tell(f"Refused: {refusal}. Send the whole file {key}.py again, fixed, in one {FENCE}python block.")
+                continue
+            written = True
+            tell(DESCRIBE)
+            continue
+        description = reply.strip().strip("`").strip().strip('"').strip()
+        if problem := description_problem(description, editor.rules):
+            refusal = problem
+            tell(f"Refused: {problem}. {DESCRIBE}")
+            continue
+        refusal = editor.finish(workspace, parent, request, staging_dir, description)
+        if not refusal:
+            return Proposal.build(request.module, request.parent_dir, staging_dir, description,
+                                  request.direction.summary, request.direction.tasks)
+        written = False  # the generation does not load: the file again
+        tell(f"Refused: {refusal}. Send the whole file {key}.py again, fixed, in one {FENCE}python block.")
+    return f"the editor did not finish within {editor.max_turns} turns" + (f" (last refusal: {refusal})"
+                                                                          if refusal else "")
