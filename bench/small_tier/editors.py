@@ -4,7 +4,8 @@
 
 For every proposal in a run's ``history.jsonl``: how it ended (promoted, rejected by which gate, editor
 failure) and, where the editor's conversation was kept (``gates/<d>-<try>/editor.jsonl``), its turns, the
-files it wrote (a write that changed a file's text), the calls that failed, the writes of the text a file
+files it wrote (a write that changed a file's text; in the guided format, the file once it passed the
+checks), the calls that failed, the writes of the text a file
 already held, and the ``done`` calls the editor's own checks refused back (with the last reason). Then per
 run: proposals, how many reached the gates (the editor finished), how many wrote a file, called ``done``,
 and the outcomes - the measure of an editor protocol with a small model, run against run.
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -27,9 +29,13 @@ def conversation(path: Path) -> dict:
     answers = [m["content"] for m in messages if m["role"] == "user" and m["purpose"] not in ("editor_task",)]
     lines = [line for answer in answers for line in answer.splitlines()]
     refused = [a.split("\n")[0] for a in answers if a.startswith("Refused:")]
+    task = next((m["content"] for m in messages if m["purpose"] == "editor_task"), "")
+    guided = re.search(r"^Write (\S+)\.py: ", task.splitlines()[-1] if task else "", re.M)  # the guided format
+    passed = guided and any(a.startswith("Now describe your change") or "Now describe your change" in a
+                            for a in answers)  # its file passed the checks: the description was asked for
     return {"turns": sum(m["role"] == "assistant" for m in messages),
             "wrote": sorted({line.split()[1] for line in lines if line.startswith("wrote ") and "nothing changed"
-                             not in line}),
+                             not in line} | ({f"{guided[1]}.py"} if passed else set())),
             "failed_calls": sum(line.startswith("error:") for line in lines),
             "same_text_writes": sum("the same text it held already" in line for line in lines),
             "dones_refused": len(refused), "last_refusal": refused[-1][len("Refused: "):] if refused else None}

@@ -56,3 +56,21 @@ def test_a_run_is_summarised_proposal_by_proposal_with_its_conversations(tmp_pat
 def test_a_directory_that_is_no_evolution_run_is_one_line(tmp_path):
     with pytest.raises(SystemExit, match="no history.jsonl; give an evolution run directory"):
         editors.main([str(tmp_path)])
+
+
+def test_in_the_guided_format_a_file_that_passed_the_checks_counts_as_written(tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "history.jsonl").write_text(Change(id="completion/e0/d0-0", lane="completion", epoch=0,
+                                              module="completion", editor="e", outcome="rejected",
+                                              rejected_by="execution").model_dump_json() + "\n")
+    talk = run / "lanes" / "completion" / "epoch_0" / "gates" / "0-0" / "editor.jsonl"
+    talk.parent.mkdir(parents=True)
+    talk.write_text(message("system", "s", "editor_system")
+                    + message("user", "Direction ...\nWrite completion/evidence.py: a NEW additive file ...",
+                              "editor_task")
+                    + message("assistant", "code", "editor_reply")
+                    + message("user", "Now describe your change in one sentence ...", "tool_result")
+                    + message("assistant", "Agents ... because ...", "editor_reply"))
+    [row] = editors.run_summary(run)["rows"]
+    assert row["wrote"] == ["completion/evidence.py"] and row["turns"] == 2
