@@ -136,17 +136,21 @@ async def test_a_call_sent_again_unchanged_is_answered_with_a_line_saying_so(tmp
     assert len(transcript) == 2 + 2 * 6 and transcript[-1]["content"].startswith("completion/")  # whole, to the end
 
 
-async def test_a_change_of_comments_or_layout_alone_is_refused_back_to_the_editor(tmp_path):
-    """The local 1.5B's only finished edits put a comment after a ``def`` line; nothing behaves differently,
-    so the refusal goes back to the editor within its turns instead of on to the gates."""
+@pytest.mark.parametrize("change", ["comment", "docstring"])
+async def test_a_change_of_comments_docstrings_or_layout_alone_is_refused_back_to_the_editor(tmp_path, change):
+    """The local 1.5B's finished edits put a comment after a ``def`` line (the tool loop) or dropped the
+    module's docstring (the guided format, which then spent 16 screen replays on it); nothing behaves
+    differently, so the refusal goes back to the editor within its turns instead of on to the gates."""
     shown = (BASELINE / "modules" / "completion" / "confirm_twice.py").read_text()
     line = next(x for x in shown.splitlines() if x.startswith("def "))
-    turns = [json.dumps({"tool": "edit", "path": "completion/confirm_twice.py", "old": line,
-                         "new": line + "  # check the claim more carefully\n"}),
+    edit = {"old": line, "new": line + "  # check the claim more carefully\n"} if change == "comment" else \
+        {"old": shown.splitlines()[0] + "\n", "new": ""}
+    turns = [json.dumps({"tool": "edit", "path": "completion/confirm_twice.py", **edit}),
              json.dumps({"tool": "done", "description": DESCRIPTION}), json.dumps({"tool": "list"})]
-    with FakeOpenAIServer(turns) as server, pytest.raises(EditorError, match="comments or layout only"):
+    with FakeOpenAIServer(turns) as server, pytest.raises(EditorError, match="comments, docstrings or layout only"):
         await LLMEditor(llm(server), max_turns=3).edit(request(), tmp_path / "staging")
     assert not (tmp_path / "staging").exists()
+    assert server.requests[-1]["messages"][-3]["content"] == "edited completion/confirm_twice.py"
 
 
 async def test_a_description_the_review_would_refuse_outright_is_refused_back_to_the_editor(tmp_path):

@@ -23,7 +23,7 @@ computed from the two directories, or raises :class:`EditorError` saying why it 
   again unchanged, or a write of the text a file held (a line saying so); a reply cut off at the output
   limit; and a ``done`` the checks refuse -
   the static ones (the allowlist, banned constructs, the contract, a generation that does not load), a
-  change of nothing or of comments and layout alone (the same syntax trees), or a description the review's
+  change of nothing or of comments, docstrings and layout alone (the same code), or a description the review's
   pre-screen would refuse (too short, no causal chain). Running out of turns, or a failed model call, is an
   :class:`EditorError` naming the last refusal. However the edit ends, its conversation is kept beside the
   staging directory (:data:`TRANSCRIPT`; ``gates/<d>-<try>/editor.jsonl`` in an epoch).
@@ -240,7 +240,8 @@ class LLMEditor:
         if not workspace.changed(parent):
             return "the editor finished without changing anything"
         if not workspace.changes_code(parent):
-            return "the change is comments or layout only, so the harness would behave as before: change the code"
+            return ("the change is comments, docstrings or layout only, so the harness would behave as before: "
+                    "change the code")
         return workspace.refusal()
 
     def finish(self, workspace: Workspace, parent: Generation, request: EditRequest, staging_dir: Path,

@@ -7,7 +7,7 @@ message. A line break inside a one-line (``'`` or ``"``) literal is never valid 
 such break back into ``\\n`` has exactly one reading; nothing else is touched (triple-quoted strings,
 comments and code are copied as they are). :func:`escape_raw_newlines` is applied only to a file that does
 not parse, and its result is kept only when it parses - the file then goes through every check as written.
-:func:`same_code` tells an edit of comments or layout alone from one that changes the code.
+:func:`same_code` tells an edit of comments, docstrings or layout alone from one that changes the code.
 """
 
 from __future__ import annotations
@@ -76,12 +76,23 @@ def parses(source: str) -> bool:
 
 
 def same_code(a: str, b: str) -> bool:
-    """Whether two sources differ in comments and layout at most (the same syntax tree; never for a source
-    that does not parse)."""
+    """Whether two sources differ in comments, docstrings and layout at most (the same syntax tree once
+    docstrings are dropped - a function file cannot read its own; never for a source that does not parse)."""
     try:
-        return ast.dump(ast.parse(a)) == ast.dump(ast.parse(b))
+        return _code(a) == _code(b)
     except (SyntaxError, ValueError):
         return False
+
+
+def _code(source: str) -> str:
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and body and \
+                isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and \
+                isinstance(body[0].value.value, str):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree)
 
 
 def repaired(source: str) -> str | None:
