@@ -36,8 +36,8 @@ class Workspace:
         return self.sources != read_sources(parent) or self.active != parent.default_active()
 
     def changes_code(self, parent) -> bool:
-        """Whether the change is more than comments, docstrings and layout: a file added or removed, the active lists, or
-        a file whose syntax tree differs (a file that does not parse counts as changed: the checks say why)."""
+        """Whether the change is more than comments, docstrings and layout: a file added or removed, the active
+        lists, or a file whose code differs (a file that does not parse counts as changed: the checks say why)."""
         before = read_sources(parent)
         if set(self.sources) != set(before) or self.active != parent.default_active():
             return True
