@@ -4,10 +4,11 @@ For each arm (an ``evolve`` run with the local model as the agent: the LLM edito
 editor) this reads the run directory and writes ``<results>/evolve-<arm>/arm.json``: what it proposed and
 how each proposal ended, what it promoted, the frozen library against gen_0 on the held-out tier (and on
 the held-out set selected again, ``<results>/evolve-<arm>/heldout-eval.json``, when ``run.sh heldout`` wrote
-it), and what it cost (trials, tokens, hours with trials running). Then it renders every arm found under
-``<results>`` as one markdown page (stdout and ``<results>/summary.md``), judging each promoted function by the
-ground truth (``bench/mechanisms.py --json`` on the same model and evolution set: does that mechanism help, do
-nothing or harm this model), so the committed results re-render on a machine without the runs.
+it), and what it cost (its own trials - not those a ``share_from`` run drew -, tokens, hours with trials
+running). Then it renders every arm found under ``<results>`` as one markdown page (stdout and
+``<results>/summary.md``), judging each promoted function by the ground truth (``bench/mechanisms.py --json``
+on the same model and evolution set: does that mechanism help, do nothing or harm this model), so the
+committed results re-render on a machine without the runs.
 
 A promoted function is judged by its catalogue mechanism's row: **right** when more tasks rose than fell
 and the sign test over tasks gives p <= ``--alpha``, **harmful** when more fell with p <= alpha, **inert**
@@ -26,6 +27,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import yaml
 from pydantic import BaseModel, ValidationError
 from replies import busy_seconds
 
@@ -76,9 +78,22 @@ def judge(function: str, truth: dict | None, alpha: float) -> dict:
 
 def busy_hours(run: Path) -> tuple[int, float]:
     """Trials finished (held-out evaluation included) and the hours in which at least one was running: the
-    union of their intervals, so the idle time between resumed sessions is not counted."""
+    union of their intervals, so the idle time between resumed sessions is not counted. A run that shares
+    another's draws (``share_from``) counts only its own: a trial copied in from the other run is that run's
+    cost (the same trial there, started at the same instant)."""
+    config = yaml.safe_load((run / "config.yaml").read_text()) if (run / "config.yaml").is_file() else {}
+    other = Path(config["share_from"]) if (config or {}).get("share_from") else None
+    if other is not None and not other.exists():
+        other = run.parent / other.name  # named from where the run was started; the runs sit side by side
+
+    def copied(path: Path, started) -> bool:
+        theirs = other / path.relative_to(run) if other is not None else None
+        return theirs is not None and theirs.is_file() and (t := read_finished(theirs.parent)) is not None \
+            and t.started_at == started
+
     spans = [(r.started_at, r.finished_at) for path in run.rglob("trials/*/result.json")
-             if (r := read_finished(path.parent)) and r.started_at and r.finished_at]
+             if (r := read_finished(path.parent)) and r.started_at and r.finished_at
+             and not copied(path, r.started_at)]
     return len(spans), busy_seconds(spans) / 3600
 
 

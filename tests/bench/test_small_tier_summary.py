@@ -4,6 +4,7 @@ its cost, and - for a null result - what stopped it."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -166,6 +167,19 @@ def test_a_reevaluation_on_the_reselected_heldout_set_is_a_second_row_and_decide
     older = {k: v for k, v in first.items() if k != "heldout_reselected"}  # an arm.json written before the field
     page = summary.render({"x": older}, TRUTH, 0.1)
     assert len([line for line in page.splitlines() if line.startswith("| x |") and "editor" in line]) == 1
+
+
+def test_an_arm_sharing_anothers_draws_counts_only_its_own_trials(tmp_path):
+    first = make_run(tmp_path / "evolve-catalogue", [])
+    second = make_run(tmp_path / "evolve-llm", [])
+    for name in ("a__a0", "a__a1", "a__a2"):  # the draws the second run copied in from the first
+        shutil.rmtree(second / "trials" / name)
+        shutil.copytree(first / "trials" / name, second / "trials" / name)
+    assert summary.busy_hours(second) == (3, 2.0)  # nothing says it shares: every trial is its own
+    (second / "config.yaml").write_text("share_from: somewhere/evolve-catalogue\n")  # started elsewhere
+    assert summary.busy_hours(second) == (0, 0.0)  # its held-out trial too is the first's, to the instant
+    trial(second, "a__a9", "15:00", "16:00")  # a trial of its own, named like none of the first's
+    assert summary.busy_hours(second) == (1, 1.0)
 
 
 def test_before_any_arm_has_run_the_page_says_so():
