@@ -36,8 +36,7 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
-
+from modularrsi.evolve.edit_request import EditRequest
 from modularrsi.evolve.editor_guided import closing, guided_edit
 from modularrsi.evolve.editor_prompt import (
     ACTION_SCHEMA,
@@ -51,10 +50,8 @@ from modularrsi.evolve.editor_prompt import (
     what_to_do,
 )
 from modularrsi.evolve.editor_workspace import Workspace
-from modularrsi.evolve.findings import Direction
 from modularrsi.evolve.gates.prescreen import PrescreenRules, description_problem
 from modularrsi.evolve.gates.review import redact
-from modularrsi.evolve.history import Brief
 from modularrsi.evolve.proposal import Proposal
 from modularrsi.harness.checks import ALLOWED_IMPORTS, ALLOWED_STDLIB
 from modularrsi.harness.library import (
@@ -78,26 +75,6 @@ TRANSCRIPT = "editor.jsonl"
 class EditorError(ValueError):
     """A proposal that cannot be made (unknown mechanism, wrong module, no change, staging exists, the
     editor model failed or did not finish)."""
-
-
-class EditRequest(BaseModel):
-    """What the editor may know. ``modules``: the files it may touch (one module when locked)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    direction: Direction
-    parent_dir: Path
-    modules: list[str] = Field(description="Modules whose files the editor may change.")
-    excerpts: list[str] = Field(default_factory=list, description="Trajectory excerpts of the findings.")
-    history: list[Brief] = Field(default_factory=list, description="Evolution History entries of "
-                                          "the module's functions (earlier changes and what became of them).")
-    attempt: int = Field(default=0, description="Candidate slot for this direction (varies seeded choices).")
-    avoid: list[str] = Field(default_factory=list, description="Files other candidates of this direction wrote: "
-                             "write a different mechanism.")
-
-    @property
-    def module(self) -> str:
-        return self.direction.module
 
 
 class Editor(Protocol):

@@ -20,20 +20,32 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from modularrsi.evolve.edit_request import EditRequest
 from modularrsi.evolve.editor_prompt import FENCE, asked_file
-from modularrsi.evolve.gates.prescreen import description_problem
+from modularrsi.evolve.editor_workspace import Workspace
+from modularrsi.evolve.gates.prescreen import PrescreenRules, description_problem
 from modularrsi.evolve.proposal import Proposal
 from modularrsi.harness.library import Generation
 from modularrsi.harness.protocols import CONTRACTS
 from modularrsi.models.base import Message
 
-if TYPE_CHECKING:
-    from modularrsi.evolve.editor import EditRequest, LLMEditor
-    from modularrsi.evolve.editor_workspace import Workspace
 
-__all__ = ["closing", "guided_edit", "target"]
+class GuidedEditor(Protocol):
+    """What the guided protocol uses of :class:`~modularrsi.evolve.editor.LLMEditor`."""
+
+    max_turns: int
+    rules: PrescreenRules
+
+    async def ask(self, messages: list[Message], refusal: str, shorter: str) -> str | None: ...
+
+    def code_refusal(self, workspace: Workspace, parent: Generation) -> str: ...
+
+    def finish(self, workspace: Workspace, parent: Generation, request: EditRequest, staging_dir: Path,
+               description: str) -> str: ...
+
+__all__ = ["GuidedEditor", "closing", "guided_edit", "target"]
 
 DESCRIBE = ('Now describe your change in one sentence of this form, filled in: "Agents <what the runs showed> '
             "because the harness <what in it caused that>; this change <what it does>, so that <the different "
@@ -67,7 +79,7 @@ def closing(request: EditRequest, parent: Generation) -> str:
             "you will then be asked for a one-sentence description.")
 
 
-async def guided_edit(editor: LLMEditor, request: EditRequest, parent: Generation, workspace: Workspace,
+async def guided_edit(editor: GuidedEditor, request: EditRequest, parent: Generation, workspace: Workspace,
                       messages: list[Message], staging_dir: Path) -> Proposal | str:
     """Ask for the file, then for the description, each until it passes; the proposal, or why it failed."""
     key, activated = target(request, parent)
