@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from modularrsi.evolve.findings import Direction
 from modularrsi.evolve.history import Brief
+from modularrsi.evolve.reply_cases import RecordedReply
 
 __all__ = ["EditRequest"]
 
@@ -26,6 +27,9 @@ class EditRequest(BaseModel):
     attempt: int = Field(default=0, description="Candidate slot for this direction (varies seeded choices).")
     avoid: list[str] = Field(default_factory=list, description="Files other candidates of this direction wrote: "
                              "write a different mechanism.")
+    replies: list[RecordedReply] = Field(default_factory=list, description="The agent model's replies in the "
+                                         "direction's trials, refused and read (a Tool Use edit's parse is checked "
+                                         "against them).")
 
     @property
     def module(self) -> str:

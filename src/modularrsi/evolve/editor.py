@@ -24,9 +24,11 @@ computed from the two directories, or raises :class:`EditorError` saying why it 
   limit; and a ``done`` the checks refuse -
   the static ones (the allowlist, banned constructs, the contract, a generation that does not load), a
   change of nothing or of comments, docstrings and layout alone (the same code), or a description the review's
-  pre-screen would refuse (too short, no causal chain). Running out of turns, or a failed model call, is an
-  :class:`EditorError` naming the last refusal. However the edit ends, its conversation is kept beside the
-  staging directory (:data:`TRANSCRIPT`; ``gates/<d>-<try>/editor.jsonl`` in an epoch).
+  pre-screen would refuse (too short, no causal chain); and a Tool Use edit whose ``parse`` reads a recorded
+  reply differently or, for a direction about parsing, reads none of the refused ones
+  (:mod:`~modularrsi.evolve.reply_cases`; the editor is shown those replies). Running out of turns, or a failed
+  model call, is an :class:`EditorError` naming the last refusal. However the edit ends, its conversation is
+  kept beside the staging directory (:data:`TRANSCRIPT`; ``gates/<d>-<try>/editor.jsonl`` in an epoch).
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ from modularrsi.evolve.editor_workspace import Workspace
 from modularrsi.evolve.gates.prescreen import PrescreenRules, description_problem
 from modularrsi.evolve.gates.review import redact
 from modularrsi.evolve.proposal import Proposal
+from modularrsi.evolve.reply_cases import about_parsing, check_edited, replies_text
 from modularrsi.harness.checks import ALLOWED_IMPORTS, ALLOWED_STDLIB
 from modularrsi.harness.library import (
     Generation,
@@ -103,6 +106,7 @@ class LLMEditor:
         excerpts = "\n".join(request.excerpts[:6]) or "(none)"
         user = (f"Direction ({d.module}, mechanism '{d.mechanism}', supported by {d.raw_support} tasks):\n"
                 f"{d.summary}\n\nFindings:\n{findings}\n\nTrajectory excerpts:\n{excerpts}\n\n"
+                + (replies_text(request.replies) if "tool_use" in request.modules else "") +
                 f"Evolution History of this module:\n{history}\n\n"
                 + (f"Other candidates for this direction already wrote {', '.join(request.avoid)}: write a "
                    "different mechanism.\n\n" if request.avoid else "")
@@ -168,7 +172,8 @@ class LLMEditor:
             for action in actions:  # in order; after a failed call the rest are not run
                 if action.get("tool") == "done":
                     description = str(action.get("description", "")).strip() or request.direction.summary
-                    refusal = self.finish(workspace, parent, request, staging_dir, description)
+                    refusal = (await self.reply_refusal(workspace, parent, request)
+                               or self.finish(workspace, parent, request, staging_dir, description))
                     if not refusal:
                         return Proposal.build(request.module, request.parent_dir, staging_dir, description,
                                               request.direction.summary, request.direction.tasks)
@@ -220,6 +225,21 @@ class LLMEditor:
             return ("the change is comments, docstrings or layout only, so the harness would behave as before: "
                     "change the code")
         return workspace.refusal()
+
+    async def reply_refusal(self, workspace: Workspace, parent: Generation, request: EditRequest) -> str:
+        """An edited Tool Use parser against the agent model's recorded replies (:mod:`~modularrsi.evolve.reply_cases`):
+        why it is refused (it breaks a read reply; or, for a direction about parsing, reads no refused one), or ""."""
+        active = workspace.active.get("tool_use", [])
+        key = next((f"tool_use/{n}" for n in active if f"tool_use/{n}" in workspace.edited), None)
+        old = next((parent.functions[f"tool_use/{n}"] for n in parent.default_active().get("tool_use", [])
+                    if parent.functions[f"tool_use/{n}"].role == "core"), None)
+        if key is None or old is None or not request.replies:
+            return ""  # the parser is not edited, or there is nothing to check it on
+        try:
+            check = await check_edited(old, key, workspace.sources[key], request.replies)
+        except GenerationError:
+            return ""  # the static checks say why (finish)
+        return check.refusal(demand_fix=about_parsing(request.direction))
 
     def finish(self, workspace: Workspace, parent: Generation, request: EditRequest, staging_dir: Path,
                 description: str) -> str:

@@ -42,6 +42,8 @@ class GuidedEditor(Protocol):
 
     def code_refusal(self, workspace: Workspace, parent: Generation) -> str: ...
 
+    async def reply_refusal(self, workspace: Workspace, parent: Generation, request: EditRequest) -> str: ...
+
     def finish(self, workspace: Workspace, parent: Generation, request: EditRequest, staging_dir: Path,
                description: str) -> str: ...
 
@@ -98,7 +100,7 @@ async def guided_edit(editor: GuidedEditor, request: EditRequest, parent: Genera
             if activated and not result.startswith("error:"):
                 result = workspace.run({"tool": "activate", "module": request.module, "names": activated})
             refusal = result.removeprefix("error: ") if result.startswith("error:") else \
-                editor.code_refusal(workspace, parent)
+                editor.code_refusal(workspace, parent) or await editor.reply_refusal(workspace, parent, request)
             if refusal:
                 tell(f"Refused: {refusal}. Send the whole file {key}.py again, fixed, in one {FENCE}python block.")
                 continue

@@ -29,6 +29,7 @@ from modularrsi.evolve.layout import EpochLayout, LaneLayout, ProposalLayout
 from modularrsi.evolve.libraryops import copy_generation
 from modularrsi.evolve.memory import AttemptRecord
 from modularrsi.evolve.proposal import Proposal, manifest_id
+from modularrsi.evolve.reply_cases import recorded_replies
 from modularrsi.evolve.runfiles import EpochOutcome, EpochSample, Lane, LaneState, read_model, write_model
 from modularrsi.evolve.seeds import derived_seed
 from modularrsi.rollouts.results import RunResults
@@ -248,10 +249,13 @@ class EpochRun:
                 "summary": direction.summary, "tasks": direction.tasks, "vote": direction.vote,
                 "parent": manifest_id(parent)}
         editor = evo.editor()
+        replies = recorded_replies(r.trial_dir for t in direction.tasks
+                                   for r in evo.memory.attempts(lane.name, self.epoch, t)) \
+            if direction.module == "tool_use" else []
         request = EditRequest(direction=direction, parent_dir=parent,
                               modules=[direction.module] if lane.locked else list(evo.config.modules),
                               excerpts=excerpts(direction), history=evo.history.brief(direction.module),
-                              attempt=slot, avoid=sorted(set(avoid)))
+                              attempt=slot, avoid=sorted(set(avoid)), replies=replies)
         self.emit("proposal", direction=direction.id, stage="edit")
         try:
             proposal = await editor.edit(request, where.staging)

@@ -1,0 +1,158 @@
+"""Recorded replies: the agent model's replies read back from its trajectories, an edited Tool Use parser run on
+them beside the parent's (each in a confined worker), and the LLM editor refused an edit that breaks a read
+reply or, for a direction about parsing, reads none of the refused ones."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from editor_helpers import FENCE, KEY_ENV, llm, request
+from testutil import REPO
+
+from modularrsi.evolve.config import EvolveConfig
+from modularrsi.evolve.editor import EditRequest, LLMEditor
+from modularrsi.evolve.history import History
+from modularrsi.evolve.pipeline import Evolution
+from modularrsi.evolve.reply_cases import RecordedReply, about_parsing, check_parse, function_of, recorded_replies
+from modularrsi.harness import BASELINE
+from modularrsi.harness.library import load_generation
+from modularrsi.harness.protocols import Action, Message, Reply
+from modularrsi.harness.trajectory import TrajectoryRecorder
+from modularrsi.models.base import Completion
+from modularrsi.offline.fake_server import FakeOpenAIServer
+
+BACKSLASH = "\\"
+#: ``find -exec ... \;`` inside a JSON string: an invalid escape, so Terminus-2's parser refuses the reply.
+REFUSED = ('{"analysis": "a", "plan": "p", "commands": [{"keystrokes": "find . -name *.tmp -exec rm {} '
+           + BACKSLASH + ';\\n", "duration": 1}], "task_complete": false}')
+READ = '{"analysis": "a", "plan": "p", "commands": [{"keystrokes": "ls\\n", "duration": 1}], "task_complete": false}'
+CORE = load_generation(BASELINE).default_active()["tool_use"][0]
+KEY = f"tool_use/{CORE}"
+SOURCE = (BASELINE / "modules" / "tool_use" / f"{CORE}.py").read_text()
+PARSE_LINE = "    result = TerminusJSONPlainParser().parse_response(text)\n"
+#: The parser with the invalid escape repaired first (chr(92) is a backslash).
+REPAIRED = SOURCE.replace(PARSE_LINE, '    text = text.replace(chr(92) + ";", chr(92) * 2 + ";")\n' + PARSE_LINE)
+#: The same behaviour in other code: nothing the runs recorded is read differently.
+INERT = SOURCE.replace('cap = ctx.params["max_duration_sec"]', 'cap = int(ctx.params["max_duration_sec"])')
+RAISES = SOURCE.replace(PARSE_LINE, '    raise ValueError("no")\n' + PARSE_LINE)
+
+
+@pytest.fixture(autouse=True)
+def key(monkeypatch):
+    monkeypatch.setenv(KEY_ENV, "sk-dummy-weak")
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+
+def replies() -> list[RecordedReply]:
+    return [RecordedReply(text=REFUSED, error="Invalid JSON: Invalid \\escape"), RecordedReply(text=READ)]
+
+
+def test_replies_are_read_back_from_a_trajectory_as_the_recorder_writes_it(tmp_path):
+    trial = tmp_path / "trial"
+    (trial / "agent").mkdir(parents=True)
+    recorder = TrajectoryRecorder(trial / "agent" / "trajectory.json", "s", "modular", "0", "openai/m", "gen_0", {})
+    recorder.user(Message("user", "the task", "initial_prompt"))
+    feedback = Message("user", "fix it", "parse_error_feedback")
+    for turn, reply in enumerate([Reply(raw=REFUSED, error="Invalid \\escape"), Reply(raw=REFUSED, error="again"),
+                                  Reply(raw=READ, actions=(Action("ls\n", 1),)), Reply(raw="x" * 500, error="e")], 1):
+        recorder.turn(turn, "openai/m", Message("user", "p", "observation"), reply, feedback, Completion(""))
+    recorder.save()
+    first = RecordedReply(text=REFUSED, error="Invalid \\escape")
+    # refused ones first; each text once (the second refusal of REFUSED, the second trial); the long one left out
+    assert recorded_replies([trial, trial], refused=6, read=6, max_chars=200) == [first, RecordedReply(text=READ)]
+    assert recorded_replies([trial], refused=0, read=6) == [RecordedReply(text=READ)]
+    assert recorded_replies([tmp_path / "missing"]) == []
+
+
+async def test_an_edited_parser_is_run_beside_the_parent_on_the_recorded_replies(tmp_path):
+    parent = load_generation(BASELINE).functions[KEY]
+    repaired = await check_parse(parent, function_of(KEY, REPAIRED, tmp_path / "a"), replies())
+    assert (repaired.fixed, repaired.still, repaired.broken) == (1, [], [])
+    assert repaired.refusal(demand_fix=True) == ""
+    inert = await check_parse(parent, function_of(KEY, INERT, tmp_path / "b"), replies())
+    assert inert.fixed == 0 and len(inert.still) == 1 and not inert.broken
+    assert inert.refusal(demand_fix=False) == ""
+    assert inert.refusal(demand_fix=True).startswith("your parse still refuses all 1 replies the runs recorded")
+    raises = await check_parse(parent, function_of(KEY, RAISES, tmp_path / "c"), replies())
+    assert len(raises.broken) == 1 and "parse failed" in raises.broken[0][2]
+    assert "reads 1 recorded reply(ies) differently" in raises.refusal(demand_fix=False)
+    assert "read as commands ['ls\\n']" in raises.refusal(demand_fix=False)
+
+
+async def test_the_guided_editor_is_refused_a_parser_that_reads_none_of_the_refused_replies(tmp_path):
+    """A small model's usual edit - other code, the same behaviour - goes back with a refused reply to fix; the
+    repair that reads it goes on to the description."""
+    direction = request().direction.model_copy(update={"module": "tool_use", "mechanism": "parse-repair"})
+    assert about_parsing(direction)
+    edit = EditRequest(direction=direction, parent_dir=BASELINE, modules=["tool_use"], replies=replies())
+    description = ("Agents lose turns to refused replies because the harness parser rejects invalid escapes; this "
+                   "change repairs the escape before parsing, so that such replies run as commands.")
+    turns = [f"{FENCE}python\n{INERT}{FENCE}", f"{FENCE}python\n{REPAIRED}{FENCE}", description]
+    with FakeOpenAIServer(turns) as server:
+        proposal = await LLMEditor(llm(server), max_turns=3, form="guided").edit(edit, tmp_path / "staging")
+    assert proposal.description == description and f"modules/{KEY}.py" in proposal.changed_files
+    task = server.requests[0]["messages"][1]["content"]
+    assert "that the current parser refused" in task and "Reply 1 (refused: Invalid JSON" in task
+    assert "find . -name *.tmp -exec rm {} " + BACKSLASH + ";" in task
+    results = [m["content"] for m in server.requests[-1]["messages"] if m["role"] == "user"][1:]
+    assert results[0].startswith("Refused: your parse still refuses all 1 replies") and KEY in results[0]
+    assert results[1].startswith("Now describe your change")
+
+
+async def test_the_tool_loop_editor_is_refused_done_with_a_parser_that_breaks_a_read_reply(tmp_path):
+    direction = request().direction.model_copy(update={"module": "tool_use", "mechanism": "command-timeout"})
+    edit = EditRequest(direction=direction, parent_dir=BASELINE, modules=["tool_use"], replies=replies())
+    description = ("Agents wait too long because the harness caps no wait below a minute; this change raises an "
+                   "error first, so that the loop is told at once.")
+    turns = [json.dumps({"tool": "write", "path": f"{KEY}.py", "content": RAISES}),
+             json.dumps({"tool": "done", "description": description}),
+             json.dumps({"tool": "write", "path": f"{KEY}.py", "content": INERT}),
+             json.dumps({"tool": "done", "description": description})]
+    with FakeOpenAIServer(turns) as server:
+        proposal = await LLMEditor(llm(server), max_turns=4).edit(edit, tmp_path / "staging")
+    assert f"modules/{KEY}.py" in proposal.changed_files  # not about parsing: an inert parse is no refusal
+    results = [m["content"] for m in server.requests[-1]["messages"] if m["role"] == "user"][1:]
+    assert results[1].startswith("Refused: your parse reads 1 recorded reply(ies) differently")
+
+
+def lane_responder(started: list[int]):
+    """The agent solves the task in its first attempt; in its second it sends a reply with a raw line break in a
+    string (refused), then claims completion: a mixed task, which the analyst blames on parsing."""
+    solve = {"keystrokes": "jq -r '\"\\(.name)@\\(.version)\"' /app/package.json > /app/release.txt\n", "duration": 1}
+    finding = {"concerns": "harness", "is_culprit": True, "locked_module": "tool_use", "divergence": "replies refused",
+               "would_change_outcome": True, "fixable_now": True, "mechanism": "parse-repair", "evidence_steps": [1],
+               "suggested_change": "repair unparseable replies before refusing them"}
+
+    def respond(request: dict) -> str:
+        messages = request["messages"]
+        system = messages[0]["content"]
+        if system.startswith("You analyse trajectories"):
+            return json.dumps(finding)
+        if system.startswith("You improve one module"):
+            return "I cannot write it."
+        if len(messages) <= 2:
+            started.append(1)
+            if len(started) == 1:
+                return json.dumps({"analysis": "a", "plan": "p", "commands": [solve], "task_complete": False})
+            return '{"analysis": "a", "plan": "look\nfirst", "commands": [{"keystrokes": "ls\\n"}]}'
+        return json.dumps({"analysis": "a", "plan": "p", "commands": [], "task_complete": True})
+    return respond
+
+
+def test_a_tool_use_lane_shows_its_editor_the_replies_its_trials_refused(tmp_path, monkeypatch):
+    monkeypatch.setenv("FAKE_LANE_KEY", "sk-lane")
+    with FakeOpenAIServer(responder=lane_responder([])) as server:
+        llm_role = {"model": "openai/fake-role", "api_base": server.base_url, "api_key_env": "FAKE_LANE_KEY"}
+        config = EvolveConfig(tasks=[REPO / "tasks" / "small" / "pool" / "package-release-tag"],
+                              modules=["tool_use"], epochs=1, k=2, concurrency=1, seed=5, env="local", max_turns=4,
+                              aggregate={"min_support": 1},
+                              editor={"candidates": 1, "max_turns": 2, "format": "guided"},
+                              roles={"agent": llm_role, "analyst": llm_role, "editor": llm_role, "reviewer": llm_role})
+        asyncio.run(Evolution(config, tmp_path / "run").run())
+    change = History(tmp_path / "run" / "history.jsonl").changes["tool_use/e0/d0-0"]
+    assert change.outcome == "editor_failed"
+    talk = tmp_path / "run" / "lanes" / "tool_use" / "epoch_0" / "gates" / "0-0" / "editor.jsonl"
+    task = [json.loads(line) for line in talk.read_text().splitlines()][1]["content"]
+    assert "Reply 1 (refused: Invalid JSON: Invalid control character" in task and '"plan": "look\nfirst"' in task
