@@ -37,6 +37,10 @@ def test_the_arms_share_the_measured_agent_and_differ_only_in_the_editor():
         assert (llm.editor.format, other.editor.format) == ("json", form)
         assert other.model_dump(exclude={"editor"}) == llm.model_dump(exclude={"editor"})
         assert other.editor.model_dump(exclude={"format"}) == llm.editor.model_dump(exclude={"format"})
+    guided, replies = (EvolveConfig.load(TIER / f"evolve-llm-{arm}.yaml") for arm in ("guided", "replies"))
+    assert (llm.editor.replies, replies.editor.replies) == (0, 6)  # the arms run before recorded replies: off
+    assert replies.model_dump(exclude={"editor"}) == guided.model_dump(exclude={"editor"})
+    assert replies.editor.model_dump(exclude={"replies"}) == guided.editor.model_dump(exclude={"replies"})
 
 
 def evolve(config, out):

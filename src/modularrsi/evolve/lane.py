@@ -249,9 +249,10 @@ class EpochRun:
                 "summary": direction.summary, "tasks": direction.tasks, "vote": direction.vote,
                 "parent": manifest_id(parent)}
         editor = evo.editor()
-        replies = recorded_replies(r.trial_dir for t in direction.tasks
-                                   for r in evo.memory.attempts(lane.name, self.epoch, t)) \
-            if direction.module == "tool_use" else []
+        wanted = evo.config.editor.replies if direction.module == "tool_use" else 0
+        replies = recorded_replies((r.trial_dir for t in direction.tasks
+                                    for r in evo.memory.attempts(lane.name, self.epoch, t)),
+                                   refused=wanted, read=wanted) if wanted else []
         request = EditRequest(direction=direction, parent_dir=parent,
                               modules=[direction.module] if lane.locked else list(evo.config.modules),
                               excerpts=excerpts(direction), history=evo.history.brief(direction.module),
