@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Protocol
 
 from modularrsi.evolve.edit_request import EditRequest
-from modularrsi.evolve.editor_guided import closing, guided_edit
+from modularrsi.evolve.editor_guided import closing, guided_edit, hole, target
 from modularrsi.evolve.editor_prompt import (
     ACTION_SCHEMA,
     FENCE,
@@ -122,8 +122,11 @@ class LLMEditor:
                 Message("user", user, purpose="editor_task")]
 
     def _shown(self, request: EditRequest) -> str:
-        """The active files of the modules the editor may change, within ``max_read_chars`` in all."""
+        """The active files of the modules the editor may change, within ``max_read_chars`` in all (in the guided
+        format with a function to write, the core callable it runs before)."""
         parent = load_generation(request.parent_dir)
+        if self.form == "guided" and (asked := hole(request, parent)) is not None:
+            return asked.shown(parent.functions[target(request, parent)[0]].source)
         sources, active, room, shown = read_sources(parent), parent.default_active(), self.max_read_chars, []
         for module in request.modules:
             for name in active.get(module, []):

@@ -6,7 +6,9 @@ rest itself:
 
 1. **the file** - a NEW additive file named after the direction's mechanism where the module takes one
    (the harness activates it after the module's active files), else the module's core file rewritten
-   whole. The reply's first code block (or the bare reply) is the file, checked as any edit is: it parses,
+   whole - or, for a direction about a core callable's input (Tool Use's refused replies), one function that
+   the harness puts in front of that callable (:mod:`~modularrsi.evolve.editor_hole`). The reply's first code
+   block (or the bare reply) is the file, checked as any edit is: it parses,
    the import allowlist, banned constructs, the contract, a change of code and not only of comments. A
    refusal asks for the whole file again, with the reason;
 2. **the description** - one sentence completing a causal template, checked by the review pre-screen's
@@ -23,6 +25,7 @@ from pathlib import Path
 from typing import Protocol
 
 from modularrsi.evolve.edit_request import EditRequest
+from modularrsi.evolve.editor_hole import Hole, fill, hole_for
 from modularrsi.evolve.editor_prompt import FENCE, asked_file
 from modularrsi.evolve.editor_workspace import Workspace
 from modularrsi.evolve.gates.prescreen import PrescreenRules, description_problem
@@ -47,7 +50,7 @@ class GuidedEditor(Protocol):
     def finish(self, workspace: Workspace, parent: Generation, request: EditRequest, staging_dir: Path,
                description: str) -> str: ...
 
-__all__ = ["GuidedEditor", "closing", "guided_edit", "target"]
+__all__ = ["GuidedEditor", "closing", "guided_edit", "hole", "target"]
 
 DESCRIBE = ('Now describe your change in one sentence of this form, filled in: "Agents <what the runs showed> '
             "because the harness <what in it caused that>; this change <what it does>, so that <the different "
@@ -70,8 +73,16 @@ def target(request: EditRequest, parent: Generation) -> tuple[str, list[str] | N
     return f"{module}/{core}", None
 
 
+def hole(request: EditRequest, parent: Generation) -> Hole | None:
+    """The function to write instead of the whole core file (:mod:`~modularrsi.evolve.editor_hole`), if any."""
+    key, activated = target(request, parent)
+    return None if activated else hole_for(request, parent.functions[key].source)
+
+
 def closing(request: EditRequest, parent: Generation) -> str:
-    """The task message's last line: the one file to write."""
+    """The task message's last line: the one file (or function) to write."""
+    if (asked := hole(request, parent)) is not None:
+        return asked.ask()
     key, activated = target(request, parent)
     module = request.module
     what = (f"a NEW additive file whose {', '.join(CONTRACTS[(module, 'additive')])} carries out the suggested "
@@ -85,6 +96,8 @@ async def guided_edit(editor: GuidedEditor, request: EditRequest, parent: Genera
                       messages: list[Message], staging_dir: Path) -> Proposal | str:
     """Ask for the file, then for the description, each until it passes; the proposal, or why it failed."""
     key, activated = target(request, parent)
+    asked = hole(request, parent)
+    again = asked.again() if asked else f"Send the whole file {key}.py again, fixed, in one {FENCE}python block."
     refusal, written = "", False
 
     def tell(text: str) -> None:
@@ -95,14 +108,21 @@ async def guided_edit(editor: GuidedEditor, request: EditRequest, parent: Genera
         if reply is None:
             continue
         if not written:
-            content = asked_file(reply)
-            result = workspace.run({"tool": "write", "path": f"{key}.py", "content": content or ""})
+            content = asked_file(reply) or ""
+            if asked is not None:
+                try:
+                    content = fill(asked, parent.functions[key].source, content)
+                except ValueError as exc:
+                    refusal = str(exc)
+                    tell(f"Refused: {refusal}. {again}")
+                    continue
+            result = workspace.run({"tool": "write", "path": f"{key}.py", "content": content})
             if activated and not result.startswith("error:"):
                 result = workspace.run({"tool": "activate", "module": request.module, "names": activated})
             refusal = result.removeprefix("error: ") if result.startswith("error:") else \
                 editor.code_refusal(workspace, parent) or await editor.reply_refusal(workspace, parent, request)
             if refusal:
-                tell(f"Refused: {refusal}. Send the whole file {key}.py again, fixed, in one {FENCE}python block.")
+                tell(f"Refused: {refusal}. {again}")
                 continue
             written = True
             tell(DESCRIBE)
@@ -117,6 +137,6 @@ async def guided_edit(editor: GuidedEditor, request: EditRequest, parent: Genera
             return Proposal.build(request.module, request.parent_dir, staging_dir, description,
                                   request.direction.summary, request.direction.tasks)
         written = False  # the generation does not load: the file again
-        tell(f"Refused: {refusal}. Send the whole file {key}.py again, fixed, in one {FENCE}python block.")
+        tell(f"Refused: {refusal}. {again}")
     return f"the editor did not finish within {editor.max_turns} turns" + (f" (last refusal: {refusal})"
                                                                           if refusal else "")
