@@ -104,7 +104,8 @@ async def guided_edit(editor: GuidedEditor, request: EditRequest, parent: Genera
         messages.append(Message("user", text, purpose="tool_result"))
 
     for _ in range(editor.max_turns):
-        reply = await editor.ask(messages, refusal, "send the whole file alone" if not written else "one sentence")
+        shorter = "one sentence" if written else asked.shorter() if asked else "send the whole file alone"
+        reply = await editor.ask(messages, refusal, shorter)
         if reply is None:
             continue
         if not written:

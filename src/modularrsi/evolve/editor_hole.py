@@ -32,9 +32,15 @@ class Hole:
 
     def ask(self) -> str:
         return (f"Write one Python function, def {self.name}({self.arg}):, that {self.does}. It runs on every "
-                f"{self.arg} before {self.wraps} (return {self.arg} unchanged when it needs nothing); it may import "
-                "only the allowed modules. Answer with the function alone in one ```python block; you will then be "
-                "asked for a one-sentence description.")
+                f"{self.arg} before {self.wraps} (return {self.arg} unchanged when it needs nothing). Make it a "
+                f"general repair of the kind of fault the errors name, for any {self.arg}, with no text copied "
+                "from the examples; it may import only the allowed modules. Answer with the function alone in one "
+                "```python block; you will then be asked for a one-sentence description.")
+
+    def shorter(self) -> str:
+        """What a model is told when its function was cut off at the output limit (the 1.5B repeated one line)."""
+        return (f"write {self.name} short (under 20 lines): a general repair of the kind of fault the errors name, "
+                f"for any {self.arg}, with no text copied from the examples")
 
     def again(self) -> str:
         return f"Send def {self.name}({self.arg}): again, fixed, alone in one ```python block."

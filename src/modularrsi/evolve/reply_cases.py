@@ -75,7 +75,7 @@ def replies_text(replies: list[RecordedReply], shown: int = 3, chars: int = 600)
     refused = [r for r in replies if r.error][:shown]
     if not refused:
         return ""
-    parts = [f"Reply {i + 1} (refused: {r.error}):\n{_cut(r.text, chars)}" for i, r in enumerate(refused)]
+    parts = [f"Reply {i + 1} (refused: {_error(r.error)}):\n{_cut(r.text, chars)}" for i, r in enumerate(refused)]
     return ("Replies of the agent model that the current parser refused, as the runs recorded them:\n\n"
             + "\n\n".join(parts) + "\n\n")
 
@@ -98,7 +98,7 @@ class ParseCheck:
         if demand_fix and self.still and not self.fixed:
             reply, now = self.still[0]
             return (f"your parse still refuses all {len(self.still)} replies the runs recorded as refused; e.g. "
-                    f"this one ({now}):\n{_cut(reply.text, 400)}\nChange parse so that it reads such a reply "
+                    f"this one ({_error(now)}):\n{_cut(reply.text, 400)}\nChange parse so that it reads such a reply "
                     "(repair the text, then parse it)")
         return ""
 
@@ -157,6 +157,11 @@ async def _parsed(fn: Function, texts: list[str]) -> list[tuple[str, str]]:
 
 def _said(result: tuple[str, str]) -> str:
     return f"read as {result[1]}" if result[0] == "read" else f"refused ({result[1]})"
+
+
+def _error(error: str | None) -> str:
+    """An error as the model is shown it: Harbor's parser appends a preview of the reply, which is shown anyway."""
+    return (error or "").split(" | Content preview:")[0].strip()
 
 
 def _cut(text: str, chars: int) -> str:
