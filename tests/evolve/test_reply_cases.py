@@ -4,17 +4,13 @@ reply or, for a direction about parsing, reads none of the refused ones."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
-from editor_helpers import FENCE, KEY_ENV, llm, request
-from testutil import REPO
+from editor_helpers import FENCE, KEY_ENV, LANE_KEY_ENV, llm, request, tool_use_run
 
-from modularrsi.evolve.config import EvolveConfig
 from modularrsi.evolve.editor import EditRequest, LLMEditor
 from modularrsi.evolve.history import History
-from modularrsi.evolve.pipeline import Evolution
 from modularrsi.evolve.reply_cases import RecordedReply, about_parsing, check_parse, function_of, recorded_replies
 from modularrsi.harness import BASELINE
 from modularrsi.harness.library import load_generation
@@ -130,42 +126,11 @@ async def test_the_tool_loop_editor_is_refused_done_with_a_parser_that_breaks_a_
     assert results[1].startswith("Refused: your parse reads 1 recorded reply(ies) differently")
 
 
-def lane_responder(started: list[int]):
-    """The agent solves the task in its first attempt; in its second it sends a reply with a raw line break in a
-    string (refused), then claims completion: a mixed task, which the analyst blames on parsing."""
-    solve = {"keystrokes": "jq -r '\"\\(.name)@\\(.version)\"' /app/package.json > /app/release.txt\n", "duration": 1}
-    finding = {"concerns": "harness", "is_culprit": True, "locked_module": "tool_use", "divergence": "replies refused",
-               "would_change_outcome": True, "fixable_now": True, "mechanism": "parse-repair", "evidence_steps": [1],
-               "suggested_change": "repair unparseable replies before refusing them"}
-
-    def respond(request: dict) -> str:
-        messages = request["messages"]
-        system = messages[0]["content"]
-        if system.startswith("You analyse trajectories"):
-            return json.dumps(finding)
-        if system.startswith("You improve one module"):
-            return "I cannot write it."
-        if len(messages) <= 2:
-            started.append(1)
-            if len(started) == 1:
-                return json.dumps({"analysis": "a", "plan": "p", "commands": [solve], "task_complete": False})
-            return '{"analysis": "a", "plan": "look\nfirst", "commands": [{"keystrokes": "ls\\n"}]}'
-        return json.dumps({"analysis": "a", "plan": "p", "commands": [], "task_complete": True})
-    return respond
-
-
 def test_a_tool_use_lane_shows_its_editor_the_replies_its_trials_refused(tmp_path, monkeypatch):
-    monkeypatch.setenv("FAKE_LANE_KEY", "sk-lane")
-    with FakeOpenAIServer(responder=lane_responder([])) as server:
-        llm_role = {"model": "openai/fake-role", "api_base": server.base_url, "api_key_env": "FAKE_LANE_KEY"}
-        config = EvolveConfig(tasks=[REPO / "tasks" / "small" / "pool" / "package-release-tag"],
-                              modules=["tool_use"], epochs=1, k=2, concurrency=1, seed=5, env="local", max_turns=4,
-                              aggregate={"min_support": 1},
-                              editor={"candidates": 1, "max_turns": 2, "format": "guided"},
-                              roles={"agent": llm_role, "analyst": llm_role, "editor": llm_role, "reviewer": llm_role})
-        asyncio.run(Evolution(config, tmp_path / "run").run())
-    change = History(tmp_path / "run" / "history.jsonl").changes["tool_use/e0/d0-0"]
+    monkeypatch.setenv(LANE_KEY_ENV, "sk-lane")
+    run = tool_use_run(tmp_path / "run")
+    change = History(run / "history.jsonl").changes["tool_use/e0/d0-0"]
     assert change.outcome == "editor_failed"
-    talk = tmp_path / "run" / "lanes" / "tool_use" / "epoch_0" / "gates" / "0-0" / "editor.jsonl"
+    talk = run / "lanes" / "tool_use" / "epoch_0" / "gates" / "0-0" / "editor.jsonl"
     task = [json.loads(line) for line in talk.read_text().splitlines()][1]["content"]
     assert "Reply 1 (refused: Invalid JSON: Invalid control character" in task and '"plan": "look\nfirst"' in task
