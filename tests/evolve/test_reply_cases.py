@@ -80,34 +80,40 @@ async def test_an_edited_parser_is_run_beside_the_parent_on_the_recorded_replies
 async def test_the_guided_editor_writes_a_repair_in_front_of_the_parser_until_it_reads_a_refused_reply(tmp_path):
     """For a parsing direction with refused replies the guided editor is asked for one function, repair_reply(text),
     which the harness puts in front of the parent's parse. A small model's usual answers - the core file sent back
-    whole, a repair that repairs nothing - go back with the reason; the repair that reads the refused reply goes on
-    to the description."""
+    whole, a repair that repairs nothing (twice), a repair that returns the parsed object - go back with the reason,
+    each retry seeing only the task, its last answer and the refusal; the repair that reads the refused reply goes
+    on to the description."""
     direction = request().direction.model_copy(update={"module": "tool_use", "mechanism": "parse-repair"})
     assert about_parsing(direction)
     edit = EditRequest(direction=direction, parent_dir=BASELINE, modules=["tool_use"], replies=replies())
     description = ("Agents lose turns to refused replies because the harness parser rejects invalid escapes; this "
                    "change repairs the escape before parsing, so that such replies run as commands.")
     nothing = "def repair_reply(text):\n    return text\n"
+    parsed = "import json\n\ndef repair_reply(text):\n    return json.loads(text)\n"
     repair = 'import re\n\ndef repair_reply(text):\n    return re.sub(r"\\\\;", r"\\\\\\\\;", text)\n'
-    turns = [f"{FENCE}python\n{INERT}{FENCE}", f"{FENCE}python\n{nothing}{FENCE}", f"{FENCE}python\n{repair}{FENCE}",
-             description]
+    turns = [*(f"{FENCE}python\n{code}{FENCE}" for code in (INERT, nothing, nothing, parsed, repair)), description]
     with FakeOpenAIServer(turns) as server:
-        proposal = await LLMEditor(llm(server), max_turns=4, form="guided").edit(edit, tmp_path / "staging")
+        proposal = await LLMEditor(llm(server), max_turns=6, form="guided").edit(edit, tmp_path / "staging")
     assert proposal.description == description and f"modules/{KEY}.py" in proposal.changed_files
     staged = (tmp_path / "staging" / "modules" / f"{KEY}.py").read_text()
     assert "def parse_before_repair_reply(text, ctx):" in staged and "import re\n" in staged
-    assert staged.rstrip().endswith("return parse_before_repair_reply(repair_reply(text), ctx)")
+    assert staged.rstrip().endswith("return parse_before_repair_reply(text, ctx)")
     task = server.requests[0]["messages"][1]["content"]
     assert "that the current parser refused" in task and "Reply 1 (refused: Invalid JSON" in task
     assert "find . -name *.tmp -exec rm {} " + BACKSLASH + ";" in task
     assert "The function yours runs before:" in task and "def execute" not in task  # not the whole file
     assert task.endswith("Answer with the function alone in one ```python block; you will then be asked for a "
                          "one-sentence description.") and "def repair_reply(text):" in task
-    results = [m["content"] for m in server.requests[-1]["messages"] if m["role"] == "user"][1:]
-    assert results[0] == ("Refused: the block must define def repair_reply(text): with one argument. Send def "
+    told = [[m["content"] for m in sent["messages"]] for sent in server.requests]
+    assert [len(t) for t in told] == [2, 4, 4, 4, 4, 4]  # each turn: the task, the last answer, what it was told
+    assert told[1][3] == ("Refused: the block must define def repair_reply(text): with one argument. Send def "
                           "repair_reply(text): again, fixed, alone in one ```python block.")
-    assert results[1].startswith("Refused: your parse still refuses all 1 replies")
-    assert results[2].startswith("Now describe your change")
+    assert told[2][3].startswith("Refused: your parse still refuses all 1 replies")
+    assert "That is the answer you sent last, refused the same way: write a different one." in told[3][3]
+    assert "repair_reply must return the text (a str), repaired" in told[4][3]
+    assert told[5][3].startswith("Now describe your change")
+    transcript = (tmp_path / "editor.jsonl").read_text().splitlines()
+    assert len(transcript) == 2 + 6 + 5  # the transcript keeps every answer and all that was said to each
 
 
 async def test_the_tool_loop_editor_is_refused_done_with_a_parser_that_breaks_a_read_reply(tmp_path):

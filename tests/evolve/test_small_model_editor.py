@@ -193,7 +193,8 @@ async def test_the_guided_format_asks_for_the_file_then_the_description_and_does
                          f"change (it runs after the module's active files; do not copy one of them). Answer with "
                          f"the whole file in one {FENCE}python block and nothing else; you will then be asked for "
                          "a one-sentence description.")
-    results = [m["content"] for m in server.requests[-1]["messages"] if m["role"] == "user"][1:]
+    transcript = [json.loads(line) for line in (tmp_path / "editor.jsonl").read_text().splitlines()]
+    results = [m["content"] for m in transcript if m["role"] == "user"][1:]  # (each turn is sent only the last)
     assert results[0].startswith(f"Refused: completion/{name}.py") and "Send the whole file" in results[0]
     assert "ROLE" in results[1] and results[2].startswith("Now describe your change in one sentence")
     assert results[3].startswith("Refused: description states no causal chain")

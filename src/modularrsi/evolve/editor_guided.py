@@ -15,7 +15,9 @@ rest itself:
    rule; then the staging generation is written (a generation that does not load goes back to step 1).
 
 Each answer is a turn of the editor's ``max_turns``; what the model is told up front is the tool loop's
-system prompt and task message, with the file to write as the task's last line.
+system prompt and task message, with the file to write as the task's last line. Each turn is sent only the
+task, the last answer and what was said to it (an answer sent again unchanged is told so): with its earlier
+answers in view, the 1.5B copied them.
 """
 
 from __future__ import annotations
@@ -98,24 +100,32 @@ async def guided_edit(editor: GuidedEditor, request: EditRequest, parent: Genera
     key, activated = target(request, parent)
     asked = hole(request, parent)
     again = asked.again() if asked else f"Send the whole file {key}.py again, fixed, in one {FENCE}python block."
-    refusal, written = "", False
+    refusal, written, sent_before = "", False, None
 
     def tell(text: str) -> None:
         messages.append(Message("user", text, purpose="tool_result"))
 
     for _ in range(editor.max_turns):
         shorter = "one sentence" if written else asked.shorter() if asked else "send the whole file alone"
-        reply = await editor.ask(messages, refusal, shorter)
+        # a small model copies its own earlier answers (the 1.5B sent one function 16 times): each turn is sent
+        # the task, the last answer and what was said to it - the transcript keeps everything
+        view = [*messages[:2], *messages[2:][-2:]]
+        seen = len(view)
+        reply = await editor.ask(view, refusal, shorter)
+        messages.extend(view[seen:])
         if reply is None:
             continue
         if not written:
             content = asked_file(reply) or ""
+            retry = (f"That is the answer you sent last, refused the same way: write a different one. {again}"
+                     if content == sent_before else again)
+            sent_before = content
             if asked is not None:
                 try:
                     content = fill(asked, parent.functions[key].source, content)
                 except ValueError as exc:
                     refusal = str(exc)
-                    tell(f"Refused: {refusal}. {again}")
+                    tell(f"Refused: {refusal}. {retry}")
                     continue
             result = workspace.run({"tool": "write", "path": f"{key}.py", "content": content})
             if activated and not result.startswith("error:"):
@@ -123,7 +133,7 @@ async def guided_edit(editor: GuidedEditor, request: EditRequest, parent: Genera
             refusal = result.removeprefix("error: ") if result.startswith("error:") else \
                 editor.code_refusal(workspace, parent) or await editor.reply_refusal(workspace, parent, request)
             if refusal:
-                tell(f"Refused: {refusal}. {again}")
+                tell(f"Refused: {refusal}. {retry}")
                 continue
             written = True
             tell(DESCRIBE)

@@ -96,12 +96,13 @@ def fill(hole: Hole, core_source: str, code: str) -> str:
     source[target.lineno - 1] = header.replace(f"def {hole.wraps}(", f"def {before}(", 1)
     args = ", ".join(a.arg for a in target.args.args)
     first = target.args.args[0].arg
-    call = args.replace(first, f"{hole.name}({first})", 1)
     described = next((n for n in tree.body if isinstance(n, ast.Assign) and len(n.targets) == 1
                       and isinstance(n.targets[0], ast.Name) and n.targets[0].id == "DESCRIPTION"), None)
     if described is not None:  # the file says what it does now (the review reads it)
         said = f"{ast.literal_eval(described.value)} Each {first} first goes through {hole.name} (an edit's)."
         source[described.lineno - 1:described.end_lineno] = [f"DESCRIPTION = {said!r}"]
     wrapper = (f"def {hole.wraps}({args}):\n    \"\"\"{hole.wraps}, on the {first} {hole.name} returns.\"\"\"\n"
-               f"    return {before}({call})\n")
+               f"    {first} = {hole.name}({first})\n    if not isinstance({first}, str):  # said to the model\n"
+               f"        raise TypeError(\"{hole.name} must return the {first} (a str), repaired\")\n"
+               f"    return {before}({args})\n")
     return "\n".join(source).rstrip() + f"\n\n\n{added}\n\n\n{wrapper}"
