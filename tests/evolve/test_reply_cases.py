@@ -11,7 +11,14 @@ from editor_helpers import FENCE, KEY_ENV, LANE_KEY_ENV, llm, request, tool_use_
 
 from modularrsi.evolve.editor import EditRequest, LLMEditor
 from modularrsi.evolve.history import History
-from modularrsi.evolve.reply_cases import RecordedReply, about_parsing, check_parse, function_of, recorded_replies
+from modularrsi.evolve.reply_cases import (
+    RecordedReply,
+    about_parsing,
+    check_parse,
+    function_of,
+    recorded_replies,
+    replies_text,
+)
 from modularrsi.harness import BASELINE
 from modularrsi.harness.library import load_generation
 from modularrsi.harness.protocols import Action, Message, Reply
@@ -140,3 +147,14 @@ def test_a_tool_use_lane_shows_its_editor_the_replies_its_trials_refused(tmp_pat
     talk = run / "lanes" / "tool_use" / "epoch_0" / "gates" / "0-0" / "editor.jsonl"
     task = [json.loads(line) for line in talk.read_text().splitlines()][1]["content"]
     assert "Reply 1 (refused: Invalid JSON: Invalid control character" in task and '"plan": "look\nfirst"' in task
+
+
+def test_an_editor_is_shown_where_in_a_refused_reply_the_parsers_error_points():
+    fenced = '```json\n{\n  "analysis": "a",\n  "plan": "The plan is to:\n1. Copy",\n  "commands": []\n}\n```'
+    error = "Invalid JSON: Invalid control character at: line 3 column 27 (char 47) | Content preview: '{\\n  \"a'..."
+    shown = replies_text([RecordedReply(text=fenced, error=error), RecordedReply(text=READ)])
+    assert shown.splitlines()[2] == ("Reply 1 (refused: Invalid JSON: Invalid control character at: line 3 column 27 "
+                                     "(char 47)); it points at the end of the line '  \"plan\": \"The plan is to:' "
+                                     "(line 4 of the reply):")  # counted from the JSON's "{", without the preview
+    assert "Reply 2" not in shown  # read replies are not shown
+    assert replies_text([RecordedReply(text=READ)]) == ""

@@ -75,7 +75,8 @@ def replies_text(replies: list[RecordedReply], shown: int = 3, chars: int = 600)
     refused = [r for r in replies if r.error][:shown]
     if not refused:
         return ""
-    parts = [f"Reply {i + 1} (refused: {_error(r.error)}):\n{_cut(r.text, chars)}" for i, r in enumerate(refused)]
+    parts = [f"Reply {i + 1} (refused: {_error(r.error)}){_where(r)}:\n{_cut(r.text, chars)}"
+             for i, r in enumerate(refused)]
     return ("Replies of the agent model that the current parser refused, as the runs recorded them:\n\n"
             + "\n\n".join(parts) + "\n\n")
 
@@ -157,6 +158,21 @@ async def _parsed(fn: Function, texts: list[str]) -> list[tuple[str, str]]:
 
 def _said(result: tuple[str, str]) -> str:
     return f"read as {result[1]}" if result[0] == "read" else f"refused ({result[1]})"
+
+
+def _where(reply: RecordedReply) -> str:
+    """Where in the reply a JSON error points (its "(char N)", counted from the reply's first "{", where the parser's
+    JSON starts): the reply's line there, cut at that point."""
+    found = re.search(r"\(char (\d+)\)", reply.error or "")
+    start = reply.text.find("{")
+    if not found or start < 0 or start + int(found[1]) > len(reply.text):
+        return ""
+    at = start + int(found[1])
+    head = reply.text[:at].rsplit("\n", 1)[-1]
+    rest = reply.text[at:].split("\n", 1)[0]
+    where = f"; it points at the end of the line {head!r}" if not rest else \
+        f"; it points between {head[-60:]!r} and {rest[:60]!r}"
+    return f"{where} (line {reply.text[:at].count(chr(10)) + 1} of the reply)"
 
 
 def _error(error: str | None) -> str:
