@@ -118,6 +118,8 @@ async def test_the_guided_editor_writes_a_repair_in_front_of_the_parser_until_it
     assert told[2][3].startswith("Refused: your parse still refuses all 1 replies")
     assert "That is the answer you sent last, refused the same way: write a different one." in told[3][3]
     assert "repair_reply must return the text (a str), repaired" in told[4][3]
+    # from the answer sent again on, the model samples hotter than its role's temperature (here: none set)
+    assert [sent.get("temperature") for sent in server.requests] == [None, None, None, 0.75, 0.75, 0.75]
     assert told[5][3].startswith("Now describe your change")
     transcript = (tmp_path / "editor.jsonl").read_text().splitlines()
     assert len(transcript) == 2 + 6 + 5  # the transcript keeps every answer and all that was said to each

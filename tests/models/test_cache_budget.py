@@ -9,7 +9,7 @@ import pytest
 from modularrsi.models.base import BudgetExceeded, Message
 from modularrsi.models.budget import BudgetLedger, MeteredModel
 from modularrsi.models.cache import CachedModel, ResponseCache, request_key
-from modularrsi.models.structured import response_schema
+from modularrsi.models.structured import response_schema, temperature
 from modularrsi.offline.scripted import ScriptedModel
 
 HI = [Message("user", "hello", "observation")]
@@ -57,6 +57,14 @@ def test_cache_key_of_a_structured_call_names_its_schema():
     assert free == hashlib.sha256(json.dumps({"messages": [{"content": "hello", "role": "user"}], "model": "m",
                                               "scope": {}, "settings": {}}, sort_keys=True,
                                              separators=(",", ":")).encode()).hexdigest()
+
+
+def test_cache_key_of_a_call_at_another_temperature_names_it():
+    with temperature(0.9):
+        hotter = request_key("m", HI, {"temperature": 0.2})
+    with temperature(None):
+        own = request_key("m", HI, {"temperature": 0.2})
+    assert hotter != own == request_key("m", HI, {"temperature": 0.2})
 
 
 def test_cache_key_names_the_attempt_so_k_attempts_never_collapse_into_one(tmp_path):

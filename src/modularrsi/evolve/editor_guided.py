@@ -16,8 +16,9 @@ rest itself:
 
 Each answer is a turn of the editor's ``max_turns``; what the model is told up front is the tool loop's
 system prompt and task message, with the file to write as the task's last line. Each turn is sent only the
-task, the last answer and what was said to it (an answer sent again unchanged is told so): with its earlier
-answers in view, the 1.5B copied them.
+task, the last answer and what was said to it; an answer sent again unchanged is told so, and from then on the
+model samples hotter (0.75, then 1.0), each answer tested by the checks above: with its earlier answers in
+view, at its role's temperature, the 1.5B sent one answer sixteen times over.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from modularrsi.evolve.proposal import Proposal
 from modularrsi.harness.library import Generation
 from modularrsi.harness.protocols import CONTRACTS
 from modularrsi.models.base import Message
+from modularrsi.models.structured import temperature
 
 
 class GuidedEditor(Protocol):
@@ -100,7 +102,7 @@ async def guided_edit(editor: GuidedEditor, request: EditRequest, parent: Genera
     key, activated = target(request, parent)
     asked = hole(request, parent)
     again = asked.again() if asked else f"Send the whole file {key}.py again, fixed, in one {FENCE}python block."
-    refusal, written, sent_before = "", False, None
+    refusal, written, sent_before, repeats = "", False, None, 0
 
     def tell(text: str) -> None:
         messages.append(Message("user", text, purpose="tool_result"))
@@ -111,12 +113,14 @@ async def guided_edit(editor: GuidedEditor, request: EditRequest, parent: Genera
         # the task, the last answer and what was said to it - the transcript keeps everything
         view = [*messages[:2], *messages[2:][-2:]]
         seen = len(view)
-        reply = await editor.ask(view, refusal, shorter)
+        with temperature(None if not repeats else min(1.0, 0.5 + 0.25 * repeats)):  # an answer sent again: hotter
+            reply = await editor.ask(view, refusal, shorter)
         messages.extend(view[seen:])
         if reply is None:
             continue
         if not written:
             content = asked_file(reply) or ""
+            repeats += content == sent_before
             retry = (f"That is the answer you sent last, refused the same way: write a different one. {again}"
                      if content == sent_before else again)
             sent_before = content

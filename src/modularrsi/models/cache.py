@@ -1,7 +1,8 @@
 """An on-disk response cache keyed by the canonical request, so a resumed run does not pay twice.
 
 The key is the SHA-256 of the model name, the wire messages (no purpose tags), the settings that change the
-answer, the JSON schema a structured call asks for (when one is in force) and the *attempt* asking (task,
+answer, the JSON schema a structured call asks for and the temperature a call is made at instead of the
+role's (when either is in force) and the *attempt* asking (task,
 attempt index, seed): the K attempts of a task are K samples of a stochastic model, so they must not collapse
 into one answer because their first prompts are byte-identical (a deterministic environment makes them so). A
 resumed attempt asks with the same scope and so is answered from the cache. Values are the completion's
@@ -26,7 +27,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from modularrsi.models.base import ChatModel, Completion, Message
-from modularrsi.models.structured import RESPONSE_SCHEMA
+from modularrsi.models.structured import RESPONSE_SCHEMA, TEMPERATURE
 
 
 def request_key(model: str, messages: list[Message], settings: dict | None = None, scope: dict | None = None) -> str:
@@ -37,6 +38,8 @@ def request_key(model: str, messages: list[Message], settings: dict | None = Non
     schema = RESPONSE_SCHEMA.get()
     if schema is not None:
         request["response_schema"] = schema
+    if (hotter := TEMPERATURE.get()) is not None:
+        request["temperature"] = hotter
     canonical = json.dumps(request, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(canonical.encode()).hexdigest()
 

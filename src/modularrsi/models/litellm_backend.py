@@ -41,7 +41,7 @@ from modularrsi.models.base import (
     Usage,
 )
 from modularrsi.models.settings import ModelSettings
-from modularrsi.models.structured import RESPONSE_SCHEMA, json_schema_format
+from modularrsi.models.structured import RESPONSE_SCHEMA, TEMPERATURE, json_schema_format
 from modularrsi.util.jsontypes import WireBody
 
 log = logging.getLogger(__name__)
@@ -222,8 +222,8 @@ class LiteLLMModel:
             request["api_base"] = s.api_base
         if key is not None:
             request["api_key"] = key
-        if s.temperature is not None:
-            request["temperature"] = s.temperature
+        if (hotter := TEMPERATURE.get()) is not None or s.temperature is not None:
+            request["temperature"] = hotter if hotter is not None else s.temperature
         if s.max_output_tokens is not None:
             request["max_tokens"] = s.max_output_tokens
         spec = RESPONSE_SCHEMA.get()

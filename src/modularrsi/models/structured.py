@@ -26,6 +26,9 @@ from modularrsi.util.jsontypes import JSONSchema, WireBody
 
 #: ``{"name": str, "schema": dict}`` while a structured call is in flight; None otherwise.
 RESPONSE_SCHEMA: ContextVar[JSONSchema | None] = ContextVar("modularrsi_response_schema", default=None)
+#: A sampling temperature that replaces the role's own for the calls made inside :func:`temperature` (None: the
+#: role's). It is part of the response cache's key, as the schema is.
+TEMPERATURE: ContextVar[float | None] = ContextVar("modularrsi_temperature", default=None)
 
 
 @contextlib.contextmanager
@@ -36,6 +39,17 @@ def response_schema(name: str, schema: JSONSchema) -> Iterator[None]:
         yield
     finally:
         RESPONSE_SCHEMA.reset(token)
+
+
+@contextlib.contextmanager
+def temperature(value: float | None) -> Iterator[None]:
+    """Calls made inside this block sample at ``value`` where the backend can (None: the role's temperature) -
+    e.g. a retry after the model sent the same answer again."""
+    token = TEMPERATURE.set(value)
+    try:
+        yield
+    finally:
+        TEMPERATURE.reset(token)
 
 
 def json_schema_format(spec: JSONSchema) -> WireBody:
