@@ -39,6 +39,6 @@ def test_the_editor_of_a_config_gets_a_lanes_request_once_per_try(tmp_path, monk
     assert lines[1].startswith("try 0: proposal: manifest.json, modules/tool_use/terminus_json.py - Agents lose")
     assert lines[2].startswith("try 1: editor failed: the editor did not finish within 2 turns")
     task = json.loads((tmp_path / "out" / "0" / "editor.jsonl").read_text().splitlines()[1])["content"]
-    assert "Reply 1 (refused: Invalid JSON: Invalid control character" in task
+    assert "The parser refused it: Invalid JSON: Invalid control character" in task
     assert "parse_before_repair_reply" in (tmp_path / "out" / "0" / "staging" / "modules" / "tool_use" /
                                            "terminus_json.py").read_text()

@@ -106,7 +106,7 @@ async def test_the_guided_editor_writes_a_repair_in_front_of_the_parser_until_it
     assert "def parse_before_repair_reply(text, ctx):" in staged and "import re\n" in staged
     assert staged.rstrip().endswith("return parse_before_repair_reply(text, ctx)")
     task = server.requests[0]["messages"][1]["content"]
-    assert "that the current parser refused" in task and "Reply 1 (refused: Invalid JSON" in task
+    assert "that the current parser refused" in task and "The parser refused it: Invalid JSON" in task
     assert "find . -name *.tmp -exec rm {} " + BACKSLASH + ";" in task
     assert "The function yours runs before:" in task and "def execute" not in task  # not the whole file
     assert task.endswith("Answer with the function alone in one ```python block; you will then be asked for a "
@@ -148,15 +148,16 @@ def test_a_tool_use_lane_shows_its_editor_the_replies_its_trials_refused(tmp_pat
     assert change.outcome == "editor_failed"
     talk = run / "lanes" / "tool_use" / "epoch_0" / "gates" / "0-0" / "editor.jsonl"
     task = [json.loads(line) for line in talk.read_text().splitlines()][1]["content"]
-    assert "Reply 1 (refused: Invalid JSON: Invalid control character" in task and '"plan": "look\nfirst"' in task
+    assert "The parser refused it: Invalid JSON: Invalid control character" in task and '"plan": "look\nfirst"' in task
 
 
 def test_an_editor_is_shown_where_in_a_refused_reply_the_parsers_error_points():
     fenced = '```json\n{\n  "analysis": "a",\n  "plan": "The plan is to:\n1. Copy",\n  "commands": []\n}\n```'
     error = "Invalid JSON: Invalid control character at: line 3 column 27 (char 47) | Content preview: '{\\n  \"a'..."
     shown = replies_text([RecordedReply(text=fenced, error=error), RecordedReply(text=READ)])
-    assert shown.splitlines()[2] == ("Reply 1 (refused: Invalid JSON: Invalid control character at: line 3 column 27 "
-                                     "(char 47)); it points at the end of the line '  \"plan\": \"The plan is to:' "
-                                     "(line 4 of the reply):")  # counted from the JSON's "{", without the preview
+    assert shown.splitlines()[2:5] == ["Reply 1, the whole text as the parser got it:", "~~~~", "```json"]
+    assert ("The parser refused it: Invalid JSON: Invalid control character at: line 3 column 27 (char 47); it points "
+            "at the end of the line '  \"plan\": \"The plan is to:' (line 4 of the reply). (That message is the "
+            "parser's; it is not in the reply.)") in shown  # counted from the JSON's "{", without the preview
     assert "Reply 2" not in shown  # read replies are not shown
     assert replies_text([RecordedReply(text=READ)]) == ""

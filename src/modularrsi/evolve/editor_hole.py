@@ -54,8 +54,8 @@ class Hole:
 
 
 HOLES = (Hole("tool_use", "parse", "repair_reply", "text",
-              "returns the agent model's reply text repaired so that the parser reads it: the replies shown above "
-              "were refused with the errors shown"),)
+              "gets one whole reply of the agent model (text is like the replies between ~~~~ lines above) and "
+              "returns it repaired so that the parser reads it"),)
 
 
 def hole_for(request: EditRequest, core_source: str) -> Hole | None:

@@ -75,8 +75,9 @@ def replies_text(replies: list[RecordedReply], shown: int = 3, chars: int = 600)
     refused = [r for r in replies if r.error][:shown]
     if not refused:
         return ""
-    parts = [f"Reply {i + 1} (refused: {_error(r.error)}){_where(r)}:\n{_cut(r.text, chars)}"
-             for i, r in enumerate(refused)]
+    parts = [f"Reply {i + 1}, the whole text as the parser got it:\n~~~~\n{_cut(r.text, chars)}\n~~~~\n"
+             f"The parser refused it: {_error(r.error)}{_where(r)}. (That message is the parser's; it is not in "
+             "the reply.)" for i, r in enumerate(refused)]
     return ("Replies of the agent model that the current parser refused, as the runs recorded them:\n\n"
             + "\n\n".join(parts) + "\n\n")
 
