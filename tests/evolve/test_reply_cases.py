@@ -112,17 +112,20 @@ async def test_the_guided_editor_writes_a_repair_in_front_of_the_parser_until_it
     assert task.endswith("Answer with the function alone in one ```python block; you will then be asked for a "
                          "one-sentence description.") and "def repair_reply(text):" in task
     told = [[m["content"] for m in sent["messages"]] for sent in server.requests]
-    assert [len(t) for t in told] == [2, 4, 4, 4, 4, 4]  # each turn: the task, the last answer, what it was told
+    # each turn: the task, the last answer and what it was told - once it sent an answer again, the task alone
+    assert [len(t) for t in told] == [2, 4, 4, 2, 2, 4]
     assert told[1][3] == ("Refused: the block must define def repair_reply(text): with one argument. Send def "
                           "repair_reply(text): again, fixed, alone in one ```python block.")
     assert told[2][3].startswith("Refused: your parse still refuses all 1 replies")
-    assert "That is the answer you sent last, refused the same way: write a different one." in told[3][3]
-    assert "repair_reply must return the text (a str), repaired" in told[4][3]
+    assert told[3][1].startswith(task) and told[3][1].endswith(". Write a different one.")
+    assert "Earlier answers were refused, the last because your parse still refuses all 1" in told[3][1]
+    assert "repair_reply must return the text (a str), repaired" in told[4][1]
+    assert told[5][3].startswith("Now describe your change")
     # from the answer sent again on, the model samples hotter than its role's temperature (here: none set)
     assert [sent.get("temperature") for sent in server.requests] == [None, None, None, 0.75, 0.75, 0.75]
-    assert told[5][3].startswith("Now describe your change")
     transcript = (tmp_path / "editor.jsonl").read_text().splitlines()
     assert len(transcript) == 2 + 6 + 5  # the transcript keeps every answer and all that was said to each
+    assert "That is the answer you sent last, refused the same way: write a different one." in transcript[7]
 
 
 async def test_the_tool_loop_editor_is_refused_done_with_a_parser_that_breaks_a_read_reply(tmp_path):

@@ -16,9 +16,10 @@ rest itself:
 
 Each answer is a turn of the editor's ``max_turns``; what the model is told up front is the tool loop's
 system prompt and task message, with the file to write as the task's last line. Each turn is sent only the
-task, the last answer and what was said to it; an answer sent again unchanged is told so, and from then on the
-model samples hotter (0.75, then 1.0), each answer tested by the checks above: with its earlier answers in
-view, at its role's temperature, the 1.5B sent one answer sixteen times over.
+task, the last answer and what was said to it. Once the model sends an answer again unchanged, each later
+turn is sent the task alone with the last reason appended, sampled hotter (0.75, then 1.0), each answer
+tested by the checks above - a generate-and-test search: with its earlier answers in view, even at 0.75, the
+1.5B sent one answer sixteen times over.
 """
 
 from __future__ import annotations
@@ -112,6 +113,9 @@ async def guided_edit(editor: GuidedEditor, request: EditRequest, parent: Genera
         # a small model copies its own earlier answers (the 1.5B sent one function 16 times): each turn is sent
         # the task, the last answer and what was said to it - the transcript keeps everything
         view = [*messages[:2], *messages[2:][-2:]]
+        if repeats and not written:  # it copied itself: from then on the task alone, said to differ, sampled hotter
+            view = [messages[0], Message("user", f"{messages[1].content}\n\nEarlier answers were refused, the last "
+                                         f"because {refusal}. Write a different one.", purpose="editor_task")]
         seen = len(view)
         with temperature(None if not repeats else min(1.0, 0.5 + 0.25 * repeats)):  # an answer sent again: hotter
             reply = await editor.ask(view, refusal, shorter)
