@@ -1,13 +1,14 @@
 """Rehearse an evolution's editor role on a direction a run already found, before an arm spends an hour on it.
 
     python bench/small_tier/rehearse_editor.py RUN_DIR [--lane tool_use] [--direction 0] [--config CONFIG]
-        [--tries 1] [--out DIR]
+        [--tries 1] [--max-turns N] [--out DIR]
 
 RUN_DIR is a ``modularrsi evolve`` directory past its first analysis (e.g. ``runs/small-tier/evolve-llm-replies``).
 The editor of ``--config`` (default: the run's own ``config.yaml``) gets the request a lane's first candidate gets -
 the direction, its excerpts, the replies recorded in its trials (``editor.replies``), the lane's gen_0 as
 parent - ``--tries`` times, each into its own staging directory under ``--out`` (default
-``runs/small-tier/rehearse-editor``), with the conversation beside it (``<try>/editor.jsonl``). Each try prints
+``runs/small-tier/rehearse-editor``), with the conversation beside it (``<try>/editor.jsonl``); ``--max-turns``
+replaces the config's ``editor.max_turns`` (the guided format's search budget). Each try prints
 how it ended, its turns and its seconds. Nothing is cached: each try asks the model afresh.
 """
 
@@ -52,7 +53,7 @@ async def rehearse(args: argparse.Namespace) -> int:
     request = request_of(args.run_dir, args.lane, args.direction, config.editor.replies)
     print(f"{request.direction.id}: {len(request.replies)} recorded replies "
           f"({sum(bool(r.error) for r in request.replies)} refused); editor format {config.editor.format}")
-    editor = LLMEditor(make_model(config.role("editor")), max_turns=config.editor.max_turns,
+    editor = LLMEditor(make_model(config.role("editor")), max_turns=args.max_turns or config.editor.max_turns,
                        form=config.editor.format, rules=config.gates.review.rules)
     for n in range(args.tries):
         where = args.out / str(n)
@@ -76,6 +77,7 @@ def main() -> int:
     parser.add_argument("--direction", type=int, default=0)
     parser.add_argument("--config", type=Path, help="default: the run's config.yaml")
     parser.add_argument("--tries", type=int, default=1)
+    parser.add_argument("--max-turns", type=int, help="default: the config's editor.max_turns")
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "small-tier" / "rehearse-editor")
     args = parser.parse_args()
     args.run_dir = args.run_dir.resolve()

@@ -29,7 +29,8 @@ def test_the_editor_of_a_config_gets_a_lanes_request_once_per_try(tmp_path, monk
         config = tmp_path / "editor.yaml"
         config.write_text(yaml.safe_dump(settings))
         done = subprocess.run([sys.executable, str(REPO / "bench" / "small_tier" / "rehearse_editor.py"), str(run),
-                               "--config", str(config), "--tries", "2", "--out", str(tmp_path / "out")],
+                               "--config", str(config), "--tries", "2", "--max-turns", "2",
+                               "--out", str(tmp_path / "out")],
                               capture_output=True, text=True, timeout=300, cwd=tmp_path,
                               env={**os.environ, LANE_KEY_ENV: "sk-lane"})
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
