@@ -83,6 +83,10 @@ def main() -> int:
     args.run_dir = args.run_dir.resolve()
     args.config = (args.config or args.run_dir / "config.yaml").resolve()
     args.out = args.out.resolve()
+    found = args.run_dir / "lanes" / args.lane / "epoch_0" / "directions.json"
+    if not found.is_file():
+        sys.exit(f"error: {found}: missing - give an evolve run whose {args.lane} lane has analysed its first epoch "
+                 "(bench/small_tier/run.sh evolve)")
     os.chdir(ROOT)  # the config's paths are the repository's, as bench/small_tier/run.sh reads them
     return asyncio.run(rehearse(args))
 

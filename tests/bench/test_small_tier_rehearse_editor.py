@@ -43,3 +43,11 @@ def test_the_editor_of_a_config_gets_a_lanes_request_once_per_try(tmp_path, monk
     assert "The parser refused it: Invalid JSON: Invalid control character" in task
     assert "parse_before_repair_reply" in (tmp_path / "out" / "0" / "staging" / "modules" / "tool_use" /
                                            "terminus_json.py").read_text()
+
+
+def test_a_run_without_directions_is_refused_in_one_line(tmp_path):
+    done = subprocess.run([sys.executable, str(REPO / "bench" / "small_tier" / "rehearse_editor.py"), str(tmp_path)],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 1 and done.stderr.strip().splitlines() == [
+        f"error: {tmp_path}/lanes/tool_use/epoch_0/directions.json: missing - give an evolve run whose tool_use lane "
+        "has analysed its first epoch (bench/small_tier/run.sh evolve)"]
