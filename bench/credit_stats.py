@@ -3,7 +3,8 @@
 Each method is compared with lanes over the worlds both finished (paired: the same world, tasks and seeds),
 by two per-world values: right − false promotions (what it promoted, judged by the ground truth) and the
 held-out gain. A world where lanes' value is higher is a win for lanes, lower a loss; ties say nothing. The
-test is the exact two-sided sign test over worlds - the project tests tasks the same way.
+test is the exact two-sided sign test over worlds - the project tests tasks the same way
+(:mod:`modularrsi.evolve.gates.stats`).
 
 When that test does not separate two methods, the worlds it would take are a plug-in estimate: the smallest
 number of worlds at which the exact sign test at ``alpha`` rejects with probability at least ``power`` when
@@ -21,47 +22,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-from scipy.stats import binom
 
-from modularrsi.evolve.gates.stats import task_sign_test_p
+from modularrsi.evolve.gates.stats import task_sign_test_p, units_needed
 
 VALUES: dict[str, Callable[[dict], float]] = {"right − false": lambda r: r["right"] - r["false"],
                                               "held-out gain": lambda r: r["gain"]}
-
-
-def critical(m: int, alpha: float) -> int:
-    """The largest c with 2·P(X ≤ c) ≤ alpha for X ~ Bin(m, 1/2): the sign test over m changed worlds rejects
-    when the smaller side has at most c; -1 when no outcome of m rejects."""
-    c = -1
-    while c + 1 <= m // 2 and 2 * binom.cdf(c + 1, m, 0.5) <= alpha:
-        c += 1
-    return c
-
-
-def sign_test_power(n: int, p_win: float, p_loss: float, alpha: float = 0.05) -> float:
-    """Probability that the exact two-sided sign test at ``alpha`` rejects over ``n`` worlds, each a win, a loss
-    or a tie (the rest) independently at these rates."""
-    changed = p_win + p_loss
-    if changed <= 0:
-        return 0.0
-    share = p_win / changed
-    total = 0.0
-    for m in range(n + 1):
-        c = critical(m, alpha)
-        if c < 0:
-            continue
-        reject = binom.cdf(c, m, share) + binom.sf(m - c - 1, m, share)  # P(W ≤ c) + P(W ≥ m − c)
-        total += binom.pmf(m, n, changed) * min(reject, 1.0)
-    return float(total)
-
-
-def worlds_needed(p_win: float, p_loss: float, alpha: float = 0.05, power: float = 0.8,
-                  most: int = 1000) -> int | None:
-    """The fewest worlds whose sign test reaches ``power``; None when wins and losses are equally likely (or
-    more than ``most`` would be needed)."""
-    if abs(p_win - p_loss) < 1e-12:
-        return None
-    return next((n for n in range(1, most + 1) if sign_test_power(n, p_win, p_loss, alpha) >= power), None)
 
 
 def separation(rows: list[dict], methods: list[str], baseline: str = "lanes", alpha: float = 0.05,
@@ -84,7 +49,7 @@ def separation(rows: list[dict], methods: list[str], baseline: str = "lanes", al
             if p < alpha:
                 verdict = f"separated by these {len(worlds)}"
             else:
-                need = worlds_needed(win / len(d), loss / len(d), alpha, power)
+                need = units_needed(win / len(d), loss / len(d), alpha, power)
                 verdict = "no difference seen" if need is None else f"about {need}"
             lines.append(f"| {method} | {name} | {len(worlds)} | {win} / {loss} / {len(d) - win - loss} | "
                          f"{d.mean():+.3f} | {p:.3f} | {verdict} |")

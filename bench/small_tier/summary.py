@@ -14,7 +14,8 @@ A promoted function is judged by its catalogue mechanism's row: **right** when m
 and the sign test over tasks gives p <= ``--alpha``, **harmful** when more fell with p <= alpha, **inert**
 otherwise; a function that is no catalogue mechanism (the model's own) has no row and says so - its
 effect is the held-out row. A run that promoted nothing, or whose held-out difference is not significant,
-says what stopped it.
+says what stopped it; a held-out difference that is not significant also says how many held-out tasks the
+sign test would need at the rates of tasks fixed and broken it saw.
 
     python bench/small_tier/summary.py --arm llm=runs/small-tier/evolve-llm \\
         --arm catalogue=runs/small-tier/evolve-catalogue [--mechanisms bench/small_tier/results/mechanisms.json]
@@ -33,6 +34,7 @@ from replies import busy_seconds
 
 from modularrsi.evolve.aggregate import Aggregation
 from modularrsi.evolve.evaluate import EvalResult
+from modularrsi.evolve.gates.stats import units_needed
 from modularrsi.evolve.history import Change, History
 from modularrsi.evolve.layout import LaneLayout, RunLayout
 from modularrsi.evolve.runfiles import read_model
@@ -119,7 +121,18 @@ def stopped_by(arm: dict) -> str | None:
     if held is None:
         return "not evaluated yet: the frozen library has no held-out evaluation"
     return (f"no held-out effect: difference {held['delta_acc']:+.3f}, sign test over tasks "
-            f"p = {held['sign_test_p']:.3g}")
+            f"p = {held['sign_test_p']:.3g}; {tasks_to_show(held)}")
+
+
+def tasks_to_show(held: dict, alpha: float = 0.05, power: float = 0.8) -> str:
+    """The held-out tasks the sign test would need to show a gain at the rates this evaluation saw (tasks fixed,
+    broken and unchanged, as independent per-task rates): a plug-in estimate from one evaluation."""
+    tasks, fixed, broken = held["tasks"], held["fixed"], held["broken"]
+    seen = f"at the rates seen ({fixed} fixed, {broken} broken of {tasks} tasks)"
+    need = units_needed(fixed / tasks, broken / tasks, alpha, power) if tasks and fixed > broken else None
+    if need is None:
+        return f"{seen} no number of tasks is expected to show a gain"
+    return f"{seen} about {need} tasks would show one (p < {alpha:g} with power {power:g})"
 
 
 def heldout_row(path: Path) -> dict:
@@ -206,7 +219,7 @@ def render(arms: dict[str, dict], truth: dict | None, alpha: float) -> str:
             lines.append(f"| {name}{label} | {editor_label(arm)} | {arm['directions']} | {arm['proposals']} | "
                          f"{len(arm['promoted'])} | " + " | ".join(held) + f" | {cost['trials']} | "
                          f"{cost['hours']:.2f} | "
-                         + (f"{arm['stopped_by'] or 'significant held-out gain'} |" if last else "see the next row |"))
+                         + (f"{stopped_by(arm) or 'significant held-out gain'} |" if last else "see the next row |"))
     lines += ["", "| arm | change | function | mechanism | ground truth | tasks +/- | p |",
               "|---|---|---|---|---|---|---|"]
     for name, arm in arms.items():

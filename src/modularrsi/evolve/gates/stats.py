@@ -2,14 +2,17 @@
 
 Attempts of one task share its difficulty, so a test over attempts overstates the evidence of a few
 tasks that flip several times; :func:`task_sign_test_p` is the exact binomial sign test on tasks fixed
-vs broken (ties left out). The execution gate's own sequential test is :mod:`.sequential`.
+vs broken (ties left out). :func:`sign_test_power` is that test's exact power when units (tasks, or a
+bench's worlds) rise, fall or tie independently at given rates, and :func:`units_needed` the fewest units
+that reach a power: what a result that did not separate would have needed at the rates it saw. The
+execution gate's own sequential test is :mod:`.sequential`.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
-from scipy.stats import binomtest
+from scipy.stats import binom, binomtest
 
 Alternative = Literal["greater", "two-sided"]
 
@@ -19,3 +22,38 @@ def task_sign_test_p(improved: int, worsened: int, alternative: Alternative = "t
     if improved + worsened == 0:
         return 1.0
     return float(binomtest(improved, improved + worsened, 0.5, alternative=alternative).pvalue)
+
+
+def critical(m: int, alpha: float) -> int:
+    """The largest c with 2·P(X ≤ c) ≤ alpha for X ~ Bin(m, 1/2): the two-sided sign test over m changed units
+    rejects when the smaller side has at most c; -1 when no outcome of m rejects."""
+    c = -1
+    while c + 1 <= m // 2 and 2 * binom.cdf(c + 1, m, 0.5) <= alpha:
+        c += 1
+    return c
+
+
+def sign_test_power(n: int, p_up: float, p_down: float, alpha: float = 0.05) -> float:
+    """Probability that the exact two-sided sign test at ``alpha`` rejects over ``n`` units, each up, down or
+    tied (the rest) independently at these rates."""
+    changed = p_up + p_down
+    if changed <= 0:
+        return 0.0
+    share = p_up / changed
+    total = 0.0
+    for m in range(n + 1):
+        c = critical(m, alpha)
+        if c < 0:
+            continue
+        reject = binom.cdf(c, m, share) + binom.sf(m - c - 1, m, share)  # P(U ≤ c) + P(U ≥ m − c)
+        total += binom.pmf(m, n, changed) * min(reject, 1.0)
+    return float(total)
+
+
+def units_needed(p_up: float, p_down: float, alpha: float = 0.05, power: float = 0.8,
+                 most: int = 1000) -> int | None:
+    """The fewest units whose sign test reaches ``power``; None when up and down are equally likely (or more
+    than ``most`` would be needed)."""
+    if abs(p_up - p_down) < 1e-12:
+        return None
+    return next((n for n in range(1, most + 1) if sign_test_power(n, p_up, p_down, alpha) >= power), None)

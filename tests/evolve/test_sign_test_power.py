@@ -1,0 +1,37 @@
+"""modularrsi.evolve.gates.stats: the sign test over units, its exact power, and the units it would need."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+from scipy.stats import binomtest
+
+from modularrsi.evolve.gates.stats import sign_test_power, units_needed
+
+
+def brute_power(n: int, p_up: float, p_down: float, alpha: float) -> float:
+    """Every sequence of n units (up / down / tie), each tested with scipy's exact binomial test."""
+    p_tie, total = 1 - p_up - p_down, 0.0
+    for units in itertools.product("udt", repeat=n):
+        up, down = units.count("u"), units.count("d")
+        prob = p_up ** up * p_down ** down * p_tie ** (n - up - down)
+        if up + down and binomtest(up, up + down, 0.5).pvalue <= alpha:
+            total += prob
+    return total
+
+
+@pytest.mark.parametrize(("n", "p_up", "p_down"), [(6, 0.5, 0.1), (7, 0.4, 0.0), (5, 0.9, 0.1), (8, 0.3, 0.3)])
+def test_power_is_the_exact_rejection_probability(n, p_up, p_down):
+    assert math.isclose(sign_test_power(n, p_up, p_down, 0.05), brute_power(n, p_up, p_down, 0.05), abs_tol=1e-9)
+
+
+def test_units_needed():
+    # every unit up: the two-sided sign test first rejects at 6 (2/64 <= 0.05; 2/32 > 0.05)
+    assert units_needed(1.0, 0.0) == 6
+    assert units_needed(0.3, 0.3) is None  # no difference seen: no number of units separates them
+    n = units_needed(0.25, 0.0)  # one unit in four up, none down
+    assert sign_test_power(n, 0.25, 0.0) >= 0.8 > sign_test_power(n - 1, 0.25, 0.0)
+    assert units_needed(0.25, 0.0, power=0.9) > n
+    assert units_needed(0.001, 0.0, most=50) is None  # beyond the search: said, not guessed
