@@ -34,7 +34,7 @@ from replies import busy_seconds
 
 from modularrsi.evolve.aggregate import Aggregation
 from modularrsi.evolve.evaluate import EvalResult
-from modularrsi.evolve.gates.stats import units_needed
+from modularrsi.evolve.gates.stats import tasks_to_show
 from modularrsi.evolve.history import Change, History
 from modularrsi.evolve.layout import LaneLayout, RunLayout
 from modularrsi.evolve.runfiles import read_model
@@ -121,18 +121,7 @@ def stopped_by(arm: dict) -> str | None:
     if held is None:
         return "not evaluated yet: the frozen library has no held-out evaluation"
     return (f"no held-out effect: difference {held['delta_acc']:+.3f}, sign test over tasks "
-            f"p = {held['sign_test_p']:.3g}; {tasks_to_show(held)}")
-
-
-def tasks_to_show(held: dict, alpha: float = 0.05, power: float = 0.8) -> str:
-    """The held-out tasks the sign test would need to show a gain at the rates this evaluation saw (tasks fixed,
-    broken and unchanged, as independent per-task rates): a plug-in estimate from one evaluation."""
-    tasks, fixed, broken = held["tasks"], held["fixed"], held["broken"]
-    seen = f"at the rates seen ({fixed} fixed, {broken} broken of {tasks} tasks)"
-    need = units_needed(fixed / tasks, broken / tasks, alpha, power) if tasks and fixed > broken else None
-    if need is None:
-        return f"{seen} no number of tasks is expected to show a gain"
-    return f"{seen} about {need} tasks would show one (p < {alpha:g} with power {power:g})"
+            f"p = {held['sign_test_p']:.3g}; {tasks_to_show(held['tasks'], held['fixed'], held['broken'])}")
 
 
 def heldout_row(path: Path) -> dict:

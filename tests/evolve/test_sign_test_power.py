@@ -6,9 +6,9 @@ import itertools
 import math
 
 import pytest
-from scipy.stats import binomtest
+from scipy.stats import binom, binomtest
 
-from modularrsi.evolve.gates.stats import sign_test_power, units_needed
+from modularrsi.evolve.gates.stats import sign_test_power, tasks_to_show, units_needed
 
 
 def brute_power(n: int, p_up: float, p_down: float, alpha: float) -> float:
@@ -35,3 +35,14 @@ def test_units_needed():
     assert sign_test_power(n, 0.25, 0.0) >= 0.8 > sign_test_power(n - 1, 0.25, 0.0)
     assert units_needed(0.25, 0.0, power=0.9) > n
     assert units_needed(0.001, 0.0, most=50) is None  # beyond the search: said, not guessed
+
+
+def test_a_null_evaluation_says_how_many_tasks_would_show_the_gain_it_saw():
+    # 2 fixed and none broken of 20: the two-sided sign test rejects only once 6 tasks changed, all fixed, so the
+    # tasks needed are the fewest n with P(Bin(n, 0.1) >= 6) >= 0.8
+    need = next(n for n in range(6, 500) if binom.sf(5, n, 0.1) >= 0.8)
+    said = tasks_to_show(20, 2, 0)
+    assert f"about {need} tasks would show one (p < 0.05 with power 0.8)" in said and "2 fixed, 0 broken of 20" in said
+    assert "no number of tasks" in tasks_to_show(20, 1, 1)
+    assert "no number of tasks" in tasks_to_show(20, 0, 2)
+    assert "no number of tasks" in tasks_to_show(0, 0, 0)

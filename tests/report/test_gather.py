@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+from html import escape as html_escape
 from pathlib import Path
 
+from modularrsi.evolve.gates.stats import tasks_to_show
 from modularrsi.evolve.history import Change
 from modularrsi.report.gather import SIM_LABEL, detect_kind, gather
 from modularrsi.report.render import render, report_sections
@@ -91,6 +93,11 @@ def test_flip_matrix_and_headline_from_eval(synthetic_run):
     html = render(report)
     assert f"broken {eval_json['broken']}: p = {eval_json['sign_test_p']:.3g};" in html
     assert f"fixed <b class=ok>{eval_json['fixed']}</b>" in html
+    not_shown = tasks_to_show(eval_json["tasks"], eval_json["fixed"], eval_json["broken"])
+    assert (f"Not significant; {html_escape(not_shown)}." in html) == (eval_json["sign_test_p"] >= 0.05)
+    for p, said in ((0.01, False), (0.5, True)):  # both ways, whatever the synthetic run's own p
+        report.eval = report.eval.model_copy(update={"sign_test_p": p})
+        assert ("would show one" in render(report) or "no number of tasks" in render(report)) == said
 
 
 def test_html_is_self_contained_and_navigable(synthetic_run):

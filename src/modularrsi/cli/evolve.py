@@ -235,6 +235,8 @@ def _disjoint(paths: list[Path]) -> tuple[list[Path], set[str]]:
 
 
 def print_eval(result) -> None:
+    from modularrsi.evolve.gates.stats import tasks_to_show
+
     label = " (sim: says the machinery works, not what a real model gains)" if result.simulated else ""
     if result.overlap:
         label += f" (NOT held out: {len(result.overlap)} task(s) the candidate evolved on, --allow-overlap)"
@@ -250,5 +252,7 @@ def print_eval(result) -> None:
                   f"over tasks p={result.sign_test_p:.3g}; Wilcoxon (per-task Acc) p={wil}; attempt pairs "
                   f"{result.attempt_pairs} (fail→pass {result.fail_to_pass}, pass→fail {result.pass_to_fail}; "
                   "description only: attempts of one task are not independent)", highlight=False)
+    if result.sign_test_p >= 0.05:
+        console.print(f"not significant: {tasks_to_show(result.tasks, result.fixed, result.broken)}", highlight=False)
     console.print(f"invalid attempts (left out of every figure): baseline {result.baseline.invalid_attempts}, "
                   f"candidate {result.candidate.invalid_attempts}; listed in each side's results.json", highlight=False)

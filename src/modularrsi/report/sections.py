@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from modularrsi.evolve.evaluate import EvalResult
+from modularrsi.evolve.gates.stats import tasks_to_show
 from modularrsi.evolve.runfiles import EvolveLock
 from modularrsi.report import svg
 from modularrsi.report.cases import Case, TurnView
@@ -108,11 +109,19 @@ def headline(report: Report, title: str = "Headline: baseline vs frozen generati
             f"{esc(result.candidate.generation)}. "
             f"Paired tests count tasks, not attempts: exact two-sided sign test over tasks — fixed "
             f"{result.fixed}, broken {result.broken}: p = {result.sign_test_p:.3g}; Wilcoxon signed-rank on "
-            f"per-task Acc: p = {wil}. Attempt pairs (description only): {result.attempt_pairs}, fail→pass "
+            f"per-task Acc: p = {wil}.{_not_shown(result)} Attempt pairs (description only): "
+            f"{result.attempt_pairs}, fail→pass "
             f"{result.fail_to_pass}, pass→fail {result.pass_to_fail}. Side intervals of tokens and cost: bootstrap "
             "over tasks; other side intervals from each run's results.json; differences: paired bootstrap over "
             "tasks.</p>")
     return Section("headline", title, table(head, rows, numeric={1, 3, 5, 7}) + note, "Headline")
+
+
+def _not_shown(result: EvalResult) -> str:
+    """For a difference the sign test did not show: the held-out tasks it would need at the rates seen."""
+    if result.sign_test_p < 0.05:
+        return ""
+    return f" Not significant; {esc(tasks_to_show(result.tasks, result.fixed, result.broken))}."
 
 
 def flip_matrix(result: EvalResult | None, candidate: str = "evolved") -> Section | None:

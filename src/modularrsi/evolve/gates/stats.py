@@ -57,3 +57,13 @@ def units_needed(p_up: float, p_down: float, alpha: float = 0.05, power: float =
     if abs(p_up - p_down) < 1e-12:
         return None
     return next((n for n in range(1, most + 1) if sign_test_power(n, p_up, p_down, alpha) >= power), None)
+
+
+def tasks_to_show(tasks: int, fixed: int, broken: int, alpha: float = 0.05, power: float = 0.8) -> str:
+    """What a paired evaluation that did not show a gain would have needed: the held-out tasks at which the sign
+    test reaches ``power`` when tasks are fixed and broken at the rates this one saw (a plug-in estimate)."""
+    seen = f"at the rates seen ({fixed} fixed, {broken} broken of {tasks} tasks)"
+    need = units_needed(fixed / tasks, broken / tasks, alpha, power) if tasks and fixed > broken else None
+    if need is None:
+        return f"{seen} no number of tasks is expected to show a gain"
+    return f"{seen} about {need} tasks would show one (p < {alpha:g} with power {power:g})"
