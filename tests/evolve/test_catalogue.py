@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from harbor.agents.terminus_2.terminus_json_plain_parser import TerminusJSONPlainParser
+from runtime_helpers import kernel_with, reply, run
 from testutil import REPO, SHIPPED_TASKS
 
 from modularrsi.evolve.findings import Direction
@@ -18,7 +20,7 @@ from modularrsi.evolve.proposal import tree_hashes
 from modularrsi.harness import BASELINE
 from modularrsi.harness.library import GenerationError, load_function, load_generation, write_generation
 from modularrsi.harness.probe import Probe, probe
-from modularrsi.harness.protocols import MODULES, Action, Reply, TurnRecord
+from modularrsi.harness.protocols import MODULES, Action, Message, Reply, TurnRecord
 from modularrsi.offline.catalogue import CATALOGUE, REGRESSIONS, CatalogueError, for_module, source
 from modularrsi.offline.sim.reading import load_task
 from modularrsi.offline.sim_editor import BAD_KINDS, HACK_TARGETS, EditorError, SimEditor, choose_mechanism
@@ -36,9 +38,9 @@ def loaded(tmp_path: Path, name: str):
     return load_function(path)
 
 
-def call(fn, name: str, *args, turns=(), instruction="Do the task."):
+def call(fn, name: str, *args, turns=(), instruction="Do the task.", model=None):
     """``fn``'s callable ``name`` run as the kernel runs it (in the confined runtime) on this loop state."""
-    return probe(fn, name, *args, turns=list(turns), instruction=instruction)
+    return probe(fn, name, *args, turns=list(turns), instruction=instruction, model=model)
 
 
 def turn(i: int, keys: str) -> TurnRecord:
@@ -240,6 +242,61 @@ def test_json_repair_escapes_raw_line_breaks_and_keeps_invalid_escapes_literally
     assert call(fn, "parse", nested).error  # an unescaped quote is not guessed at
 
 
+class Window:
+    """The model as ``before_query`` may ask it: a large window, a short history (and no summary asked)."""
+
+    async def ask(self, messages, purpose):
+        raise AssertionError(f"no model call expected ({purpose})")
+
+    def context_limit(self):
+        return 32_000
+
+    def count_tokens(self, messages):
+        return 100
+
+
+def refused(i: int, text: str, error: str = "Invalid control character at: line 1 column 20") -> TurnRecord:
+    return TurnRecord(i, "observation", Reply(raw=text, error=error))
+
+
+def test_forget_refused_asks_the_message_again_without_the_refused_reply(tmp_path):
+    fn = loaded(tmp_path, "forget_refused")
+    asked, broken = Message("user", "Current terminal state: $", "observation"), '{"analysis": "a\nb'
+    history = [Message("user", "The task.", "instruction"), Message("assistant", reply(["ls\n"]), "reply"),
+               asked, Message("assistant", broken, "reply")]
+    first = call(fn, "before_query", history, turns=[turn(1, "ls\n"), refused(2, broken)], model=Window())
+    assert [m.content for m in first[:2]] == [m.content for m in history[:2]] and broken not in str(first)
+    again = first[-1]
+    assert again.role == "user" and again.purpose == "parse_error_feedback"
+    assert again.content.startswith(asked.content) and "your last reply to the message above" in again.content
+    assert "Invalid control character" in again.content
+    # refused again: one note, counting both (so the request differs from the last, and the model is asked)
+    second = call(fn, "before_query", first + [Message("assistant", broken, "reply")],
+                  turns=[turn(1, "ls\n"), refused(2, broken), refused(3, broken)], model=Window())
+    assert second[-1].content.count("(Not run:") == 1 and "your last 2 replies" in second[-1].content
+    assert second[-1].content.startswith(asked.content)
+    # a read reply, or a refused one no longer last in the history: the history is kept
+    assert call(fn, "before_query", history[:2], turns=[turn(1, "ls\n")], model=Window()) is None
+    assert call(fn, "before_query", history + [asked], turns=[refused(2, broken)], model=Window()) is None
+
+
+def test_forget_refused_in_a_real_episode_never_shows_the_model_its_refused_reply(tmp_path, task_factory):
+    broken = '{"analysis": "one\ntwo", "plan": "p", "commands": [], "task_complete": false}'
+    replies = [broken, broken, reply(["ls\n"]), reply(done=True), reply(done=True)]
+    runs = {}
+    for name, extra in (("gen_0", ()), ("forget_refused", (loaded(tmp_path, "forget_refused"),))):
+        kernel = kernel_with(tmp_path / name, task_factory(), {}, replies=list(replies), loaded=extra)
+        runs[name] = (kernel, asyncio.run(run(kernel)))
+    kernel, ending = runs["forget_refused"]
+    calls = kernel.model._model.calls
+    assert ending.reason == "completed" and kernel.terminal.keys == ["ls\n"]
+    assert all(broken not in m.content for c in calls for m in c)
+    assert calls[1][-1].content.endswith("Answer it again with one valid JSON object.)")
+    assert "your last 2 replies" in calls[2][-1].content and len(calls[2]) == len(calls[0]) == 1
+    gen0 = runs["gen_0"][0].model._model.calls  # the baseline shows it, with the parser's feedback
+    assert gen0[1][-2].content == broken and gen0[1][-1].content.startswith("Previous response had parsing errors")
+
+
 TOGETHER = ("evidence_check", "requirements_recap", "loop_guard", "task_reminder", "trim_listing",
             "rolling_compaction", "json_repair")
 TOGETHER_NAMES = [CATALOGUE[t].name for t in TOGETHER]
@@ -296,6 +353,9 @@ def test_every_module_offers_at_least_three_mechanisms():
     ("tool_use", "Replies cut off at the end are rejected whole; recover the truncated JSON.", "json_repair"),
     ("tool_use", "The agent does not realise its reply was malformed; quote the reply back in the feedback.",
      "quoted_feedback"),
+    ("context", "After parse-error feedback the model sends its refused reply again, word for word; take the "
+                "refused reply out of the history.", "forget_refused"),
+    ("context", "Agents lose the plan in long histories; summarise early and repeatedly.", "rolling_compaction"),
 ])
 def test_the_sim_editor_writes_what_the_direction_asks_for(module, summary, chosen):
     assert choose_mechanism(direction(module, summary), BASELINE) == chosen

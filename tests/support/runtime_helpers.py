@@ -126,14 +126,15 @@ def context_attack(body: str, **values) -> dict[str, tuple[str, str]]:
 
 def kernel_with(tmp_path: Path, task_dir: Path, functions: dict[str, tuple[str, str]], *,
                 replies: list[str] | None = None, timeout_s: float = 10.0, memory_mb: int | None = None,
-                max_turns: int | None = None, plant: dict[str, Path] | None = None) -> Kernel:
-    """``plant``: symlinks to create in the logs directory before the kernel writes anything."""
+                max_turns: int | None = None, plant: dict[str, Path] | None = None,
+                loaded: tuple[Function, ...] = ()) -> Kernel:
+    """``plant``: symlinks to create in the logs directory before the kernel writes anything; ``loaded``:
+    checked functions (with their parameters) put in beside ``functions``."""
     gen = load_generation(BASELINE)
     active = composer.resolve(gen, composer.static(gen))
-    for key, (role, source) in functions.items():
-        fn = unchecked(key, role, source)
+    for fn in [unchecked(key, role, source) for key, (role, source) in functions.items()] + list(loaded):
         slot = active[fn.module]
-        slot[:] = [f for f in slot if role != "core" or f.role != "core"] + [fn]
+        slot[:] = [f for f in slot if fn.role != "core" or f.role != "core"] + [fn]
     model = ScriptedModel(replies or [reply(["ls\n"]), reply(done=True), reply(done=True), MODEL_SECRET])
     logs = tmp_path / "logs"
     logs.mkdir(parents=True, exist_ok=True)

@@ -105,6 +105,12 @@ _GOOD = (
               "Summaries lose details the agent still needs, and three calls per handoff cost time, because "
               "the baseline summarises while a lot of room is left. Summarising later and in one call keeps "
               "more of the history verbatim so that fewer details are lost."),
+    Mechanism("forget_refused", "context", "forget_refused", "core", "replace",
+              "take a refused reply out of the history and ask its message again with the parser's error noted",
+              "Models answer parse-error feedback by sending the refused reply again word for word, turn after "
+              "turn, because their own refused text is the last thing in their context and they copy it. "
+              "Taking the refused reply out and asking the message it answered again, with the error named, "
+              "leads the model to write the reply afresh so that the loop ends after one retry."),
     Mechanism("json_repair", "tool_use", "terminus_json_repair", "core", "replace",
               "recover truncated or slightly malformed JSON replies before reporting a parse error",
               "Replies cut off after their commands, or with a trailing comma, are rejected whole, which "
