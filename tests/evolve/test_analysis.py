@@ -11,8 +11,9 @@ from pydantic import ValidationError
 
 from modularrsi.evolve.analysis import LLMAnalyst, SimAnalystConfig, analyse, analyse_all, finding_kind
 from modularrsi.evolve.analysis_llm import extract_object
-from modularrsi.evolve.findings import AttemptEvidence, Finding, TaskEvidence
+from modularrsi.evolve.findings import MECHANISMS, AttemptEvidence, Finding, TaskEvidence
 from modularrsi.evolve.signals import Signals
+from modularrsi.evolve.symptoms import SYMPTOMS, blamed, measured, mechanisms
 from modularrsi.models.base import BudgetExceeded, Completion
 from modularrsi.offline.scripted import ScriptedModel
 from modularrsi.offline.sim_analyst import SimAnalyst
@@ -91,6 +92,35 @@ async def test_context_lens_with_a_pair_from_memory():
     summarised = evidence.model_copy(update={"attempts": [
         attempt(k, False, observation_bytes=[6_500] * 10, compactions=1) for k in range(3)]})
     assert (await analyse(summarised, "context", SIM)).is_culprit is False
+
+
+async def test_refused_replies_sent_again_blame_context_beside_tool_use():
+    """A model that copies its refused reply: the copies blame Context (what the model copies is what its
+    context keeps), the refusals Tool Use; the context lane gets a finding of its own, with its own change."""
+    copying = TaskEvidence(task="t", bucket="mixed", attempts=[
+        attempt(0, True, parse_errors=0, ending="completed"),
+        attempt(1, False, steps=10, parse_errors=10, resent_refusals=8, ending="turn_limit",
+                parse_error_steps=list(range(2, 12)), resent_refusal_steps=list(range(4, 12))),
+        attempt(2, False, steps=10, parse_errors=9, resent_refusals=7, ending="turn_limit",
+                resent_refusal_steps=list(range(5, 12)))])
+    context = await analyse(copying, "context", SIM)
+    assert context.is_culprit and context.mechanism == "forget-refused"
+    assert "take the refused reply out of the history" in context.suggested_change
+    assert "8 refused replies sent again word for word" in context.divergence
+    assert context.evidence_steps == list(range(4, 12))
+    assert (await analyse(copying, "tool_use", SIM)).mechanism == "parse-repair"
+    shown = measured(copying, "contrastive", SimAnalystConfig())
+    assert "context: a1 FAIL: 8 refused replies sent again word for word" in shown and "(blamed by a1, a2)" in shown
+    # refusals that are not copies (each one different) leave Context out
+    fresh = copying.model_copy(update={"attempts": [a.model_copy(update={"signals": a.signals.model_copy(
+        update={"resent_refusals": 0})}) for a in copying.attempts]})
+    assert (await analyse(fresh, "context", SIM)).locked_module == "tool_use"
+    assert "context" not in blamed(fresh, "contrastive", SimAnalystConfig())
+
+
+def test_every_module_tags_its_first_symptom_as_its_mechanism():
+    assert {m: listed[0].mechanism for m, listed in SYMPTOMS.items()} == MECHANISMS
+    assert set(mechanisms()) == {s.mechanism for listed in SYMPTOMS.values() for s in listed} >= {"forget-refused"}
 
 
 async def test_memory_pair_known_only_by_its_keystrokes_is_still_contrastive():

@@ -68,6 +68,17 @@ def test_hand_made_trajectory_counts_loops_parse_errors_and_mechanisms(tmp_path)
     assert s.mean_observation_bytes == pytest.approx((3000 + 9 * 3) / 10, abs=0.1)
 
 
+def test_refused_replies_sent_again_word_for_word_are_counted(tmp_path):
+    def refused(step_id: int, text: str) -> dict:
+        return agent(step_id, None, purpose="parse_error_feedback", parse_error="Invalid control character") | {
+            "message": text}
+    s = signals_of(write_trial(tmp_path / "t", trajectory(
+        agent(2, ["ls\n"]), refused(3, "A"), refused(4, "A"), refused(5, "A"), refused(6, "B"), agent(7, ["ls\n"]),
+        refused(8, "B"))))
+    # 4 and 5 copy 3; 6 differs; 8 follows a read reply, so it copies nothing even though 6 said the same
+    assert (s.parse_errors, s.resent_refusals, s.resent_refusal_steps) == (5, 2, (4, 5))
+
+
 @pytest.mark.parametrize(("turns", "expected"), [
     ([agent(2, ["make\n"]), agent(3, [], claim=True)], (3,)),                           # no check after the build
     ([agent(2, ["make\n"]), agent(3, ["make test\n"]), agent(4, [], claim=True)], ()),  # checked

@@ -30,7 +30,6 @@ import re
 from typing import Any
 
 from modularrsi.evolve.findings import (
-    MECHANISMS,
     Finding,
     Kind,
     Module,
@@ -40,7 +39,7 @@ from modularrsi.evolve.findings import (
     task_words,
 )
 from modularrsi.evolve.signals import Signals
-from modularrsi.evolve.symptoms import SimAnalystConfig, blamed, measured, ranked
+from modularrsi.evolve.symptoms import SimAnalystConfig, blamed, measured, mechanisms, ranked
 from modularrsi.harness.protocols import CONTRACTS, MODULE_TITLES, MODULES
 from modularrsi.models.base import ChatModel, Message
 from modularrsi.models.structured import ask_json
@@ -120,7 +119,7 @@ class LLMAnalyst:
                      "from passing attempts is the likeliest harness culprit):\n" + (symptoms or "  none"))
         parts.extend(self._excerpts(evidence))
         parts.append(_QUESTION.format(lens=lens, modules=", ".join(MODULES),
-                                      mechanisms=", ".join(sorted(set(MECHANISMS.values())))))
+                                      mechanisms=", ".join(mechanisms())))
         return "\n\n".join(parts)
 
     def _excerpts(self, evidence: TaskEvidence) -> list[str]:

@@ -19,6 +19,8 @@ Definitions (all counted on the ATIF steps):
   saw that output) but does count as a state change.
 - ``repeated_commands``: command batches identical (whitespace-normalised) to an earlier batch of the
   same attempt; ``max_repeat_run``: the longest run of consecutive identical command batches.
+- ``resent_refusals``: replies the parser refused that repeat, word for word, the refused reply of the turn
+  before (the model copying its own refused text from its context).
 - ``observation_bytes``: UTF-8 size of the feedback the model read after each turn (its ATIF observation).
 - ``compactions``: system steps recording a context compaction (trace ``compaction`` events when the
   trajectory is missing); ``interventions``: steps whose ``purpose`` contains ``intervention``.
@@ -55,6 +57,7 @@ class Signals(BaseModel):
     completion_without_evidence: int = 0
     repeated_commands: int = 0
     max_repeat_run: int = 0
+    resent_refusals: int = 0
     observation_bytes: tuple[int, ...] = ()
     max_observation_bytes: int = 0
     mean_observation_bytes: float = 0.0
@@ -64,6 +67,7 @@ class Signals(BaseModel):
     parse_error_steps: tuple[int, ...] = ()
     unevidenced_claim_steps: tuple[int, ...] = ()
     repeated_command_steps: tuple[int, ...] = ()
+    resent_refusal_steps: tuple[int, ...] = ()
     intervention_steps: tuple[int, ...] = ()
     notes: tuple[str, ...] = ()
 
@@ -78,6 +82,7 @@ class Turn(BaseModel):
     keys: str | None = None
     claim: bool = False
     parse_error: bool = False
+    refused: str | None = None  # the reply's text, when the parser refused it
     observation_bytes: int = 0
 
     @property
@@ -176,8 +181,10 @@ def _turn(step: dict) -> Turn:
     observation = step.get("observation") if isinstance(step.get("observation"), dict) else {}
     size = sum(len(str(r.get("content") or "").encode()) for r in _list(observation.get("results"))
                if isinstance(r, dict))
-    return Turn(step_id=_step_id(step), keys="".join(bash) if bash or claim else None,
-                claim=claim, parse_error=bool(_dig(step, "extra", "parse_error")), observation_bytes=size)
+    refused = bool(_dig(step, "extra", "parse_error"))
+    return Turn(step_id=_step_id(step), keys="".join(bash) if bash or claim else None, claim=claim,
+                parse_error=refused, refused=str(step.get("message") or "") if refused else None,
+                observation_bytes=size)
 
 
 def turns_of(steps: list[dict]) -> list[Turn]:
@@ -212,6 +219,11 @@ def _repeats(turns: list[Turn]) -> tuple[list[int], int]:
     return repeated, longest
 
 
+def _resent(turns: list[Turn]) -> list[int]:
+    """Step ids of refused replies identical to the refused reply of the turn before."""
+    return [b.step_id for a, b in zip(turns, turns[1:], strict=False) if a.refused and b.refused == a.refused]
+
+
 def _ending(episode: Any, trajectory: Any, trace: list[dict]) -> str | None:
     if isinstance(episode, dict) and episode.get("ending"):
         return str(episode["ending"])
@@ -243,17 +255,20 @@ def signals_of(trial_dir: Path) -> Signals:
     sizes = [t.observation_bytes for t in turns]
     interventions = [_step_id(s) for s in steps if "intervention" in str(_dig(s, "extra", "purpose"))]
     unevidenced = _unevidenced_claims(turns)
+    resent = _resent(turns)
     traced_turns = max((e["turn"] for e in trace if isinstance(e.get("turn"), int)), default=0)
     return Signals(
         complete=not notes, turns=len(turns) if steps else traced_turns,
         parse_errors=sum(t.parse_error for t in turns), commands=sum(bool(t.batch) for t in turns),
         state_changes=sum(bool(t.batch) and not is_inspection(t.keys or "") for t in turns),
         completion_claims=sum(t.claim for t in turns), completion_without_evidence=len(unevidenced),
-        repeated_commands=len(repeated), max_repeat_run=longest, observation_bytes=tuple(sizes),
+        repeated_commands=len(repeated), max_repeat_run=longest, resent_refusals=len(resent),
+        observation_bytes=tuple(sizes),
         max_observation_bytes=max(sizes, default=0), mean_observation_bytes=round(mean(sizes), 1) if sizes else 0.0,
         compactions=_compactions(steps, trace, trajectory is not None), interventions=len(interventions),
         ending=_ending(episode, trajectory, trace), parse_error_steps=tuple(t.step_id for t in turns if t.parse_error),
         unevidenced_claim_steps=tuple(unevidenced), repeated_command_steps=tuple(repeated),
+        resent_refusal_steps=tuple(resent),
         intervention_steps=tuple(interventions), notes=tuple(notes))
 
 

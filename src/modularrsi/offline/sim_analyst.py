@@ -8,14 +8,24 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from modularrsi.evolve.analysis import finding_kind
-from modularrsi.evolve.findings import MECHANISMS, AttemptEvidence, Finding, Kind, Module, TaskEvidence, strength_fields
+from modularrsi.evolve.findings import AttemptEvidence, Finding, Kind, Module, TaskEvidence, strength_fields
 from modularrsi.evolve.signals import Signals
-from modularrsi.evolve.symptoms import SYMPTOMS, SimAnalystConfig, blamed, ranked
+from modularrsi.evolve.symptoms import Hit, SimAnalystConfig, Symptom, blamed, ranked
 
 
-def _steps(attempts: Iterable[AttemptEvidence], prefixes: tuple[str, ...]) -> list[int]:
-    keys = [key for key in Signals.model_fields if key.endswith("_steps") and key.startswith(prefixes)]
-    return sorted({step for attempt in attempts for key in keys for step in getattr(attempt.signals, key)})
+def _steps(hits: Iterable[Hit]) -> list[int]:
+    """The steps each blaming attempt's own symptom points at."""
+    steps = set()
+    for attempt, _, symptom in hits:
+        keys = [k for k in Signals.model_fields if k.endswith("_steps") and k.startswith(symptom.step_prefixes)]
+        steps |= {step for key in keys for step in getattr(attempt.signals, key)}
+    return sorted(steps)
+
+
+def _main(hits: list[Hit]) -> Symptom:
+    """The symptom most of the blaming attempts show (the first declared of equals)."""
+    shown = [h.symptom for h in hits]
+    return max(dict.fromkeys(shown), key=shown.count)
 
 
 def _short(text: str, limit: int = 80) -> str:
@@ -43,23 +53,21 @@ class SimAnalyst:
         hits = blamed(evidence, kind, self.config)
         base = strength_fields(evidence) | {"lens": lens, "kind": kind, "analyst": self.name}
         if lens in hits:
-            symptom = SYMPTOMS[lens]
-            return Finding(**base, is_culprit=True, locked_module=lens, mechanism=MECHANISMS[lens],
+            return Finding(**base, is_culprit=True, locked_module=lens, mechanism=_main(hits[lens]).mechanism,
                            divergence=_divergence(evidence, kind, lens, hits[lens]),
                            would_change_outcome=kind != "efficiency", fixable_now=True,
-                           suggested_change=symptom.change,
-                           evidence_steps=_steps((a for a, _ in hits[lens]), symptom.step_prefixes))
+                           suggested_change=_main(hits[lens]).change, evidence_steps=_steps(hits[lens]))
         if hits:
             other = ranked(hits)[0]
             text = f"evidence points at {other}, not {lens}: " + _divergence(evidence, kind, other, hits[other])
-            return Finding(**base, is_culprit=False, locked_module=other, mechanism=MECHANISMS[other],
+            return Finding(**base, is_culprit=False, locked_module=other, mechanism=_main(hits[other]).mechanism,
                            divergence=text, would_change_outcome=kind != "efficiency", fixable_now=False,
-                           evidence_steps=_steps((a for a, _ in hits[other]), SYMPTOMS[other].step_prefixes))
+                           evidence_steps=_steps(hits[other]))
         return Finding(**base, is_culprit=False, divergence=_nothing(kind))
 
 
-def _divergence(evidence: TaskEvidence, kind: Kind, module: str, hits: list[tuple[AttemptEvidence, float]]) -> str:
-    shown = "; ".join(f"a{a.index}: {SYMPTOMS[module].describe(v)}" + _recovery(a, module) for a, v in hits)
+def _divergence(evidence: TaskEvidence, kind: Kind, module: str, hits: list[Hit]) -> str:
+    shown = "; ".join(f"a{a.index}: {symptom.describe(v)}" + _recovery(a, module) for a, v, symptom in hits)
     if kind == "efficiency":
         return f"all attempts passed, but with wasted steps ({shown})"
     if kind == "single-sided":
