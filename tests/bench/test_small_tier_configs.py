@@ -41,6 +41,12 @@ def test_the_arms_share_the_measured_agent_and_differ_only_in_the_editor():
     assert (llm.editor.replies, replies.editor.replies) == (0, 6)  # the arms run before recorded replies: off
     assert replies.model_dump(exclude={"editor"}) == guided.model_dump(exclude={"editor"})
     assert replies.editor.model_dump(exclude={"replies"}) == guided.editor.model_dump(exclude={"replies"})
+    # the catalogue arm with the Context lane for Tool Use's partner, from the catalogue arm's draws; nothing else
+    context = EvolveConfig.load(TIER / "evolve-catalogue-context.yaml")
+    assert (catalogue.modules, context.modules) == (["tool_use", "completion"], ["tool_use", "context"])
+    assert context.share_from == Path("runs/small-tier/evolve-catalogue")
+    apart = {"modules", "share_from"}
+    assert context.model_dump(exclude=apart) == catalogue.model_dump(exclude=apart)
 
 
 def evolve(config, out):
