@@ -23,7 +23,7 @@ def _steps(hits: Iterable[Hit]) -> list[int]:
 
 
 def _main(hits: list[Hit]) -> Symptom:
-    """The symptom most of the blaming attempts show (the first declared of equals)."""
+    """The symptom most of the blaming attempts show (of equals, the one shown first)."""
     shown = [h.symptom for h in hits]
     return max(dict.fromkeys(shown), key=shown.count)
 
