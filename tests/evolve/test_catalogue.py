@@ -293,6 +293,8 @@ def test_forget_refused_in_a_real_episode_never_shows_the_model_its_refused_repl
     assert all(broken not in m.content for c in calls for m in c)
     assert calls[1][-1].content.endswith("Answer it again with one valid JSON object.)")
     assert "your last 2 replies" in calls[2][-1].content and len(calls[2]) == len(calls[0]) == 1
+    edits = [s.extra["context_management"]["type"] for s in kernel.recorder.steps if s.source == "system"]
+    assert edits == ["edit", "edit"]  # recorded as what it is: no summary, so no compaction either
     gen0 = runs["gen_0"][0].model._model.calls  # the baseline shows it, with the parser's feedback
     assert gen0[1][-2].content == broken and gen0[1][-1].content.startswith("Previous response had parsing errors")
 

@@ -37,14 +37,16 @@ class KernelModel:
     """The agent's model as functions see it: counts usage per purpose; never exposes the backend.
     ``on_call(messages, purpose, completion)`` sees every answered call (the kernel records sub-agents).
     ``summarizations`` counts the summaries asked for, answered or not: a summary's sub-trajectories
-    are numbered by it, as Terminus-2 numbers a handoff after one whose summary call failed."""
+    are numbered by it, as Terminus-2 numbers a handoff after one whose summary call failed; ``asks``
+    counts every call asked for, answered or not."""
 
     def __init__(self, model: ChatModel, usage: Usage, trace, on_call=None):
         self._model, self.usage, self._trace, self._on_call = model, usage, trace, on_call
         self.last = Completion("")  # the last call's answer (its usage goes into the trajectory)
-        self.summarizations = 0
+        self.summarizations = self.asks = 0
 
     async def ask(self, messages: list[Message], purpose: str) -> str:
+        self.asks += 1
         if purpose == f"{SUBAGENT_PREFIX}summary":
             self.summarizations += 1
         start = time.perf_counter()
@@ -139,20 +141,27 @@ class Kernel:
 
     async def maintain_context(self, prompt: Message) -> Message:
         await self._ensure_alive(self.state.turn + 1)
+        asks = self.model.asks
         new = await self._call(self._core("context"), "before_query", list(self.history))
         if not new:
             return prompt
-        return self._install_history(new, prompt, "proactive")
+        return self._install_history(new, prompt, "proactive", asks)
 
-    def _install_history(self, new: list[Message], prompt: Message, why: str) -> Message:
+    def _install_history(self, new: list[Message], prompt: Message, why: str, asks: int) -> Message:
         """Context Management's new history; the handoff prompt, when it gave one, replaces ``prompt``.
         Replacing an empty history compacts nothing: only the new prompt is recorded (Terminus-2's
-        first prompt when even an empty history leaves too little context free)."""
+        first prompt when even an empty history leaves too little context free). A history changed with no
+        model call since ``asks`` (a reply dropped, a window kept, an overflow unwound to nothing) is
+        recorded as an edit; one changed after a summary call (answered or not), as a compaction."""
         compacted = bool(self.history)
         self.history = list(new[:-1]) if new[-1].role == "user" else list(new)
         replacement = new[-1] if new[-1].role == "user" else prompt
-        if compacted:
-            self.recorder.compaction(replacement if replacement is not prompt else None)
+        handoff = replacement if replacement is not prompt else None
+        if compacted and self.model.asks == asks:
+            self.recorder.edit(len(self.history), handoff)
+            self._trace({"event": "history_edit", "trigger": why, "kept_messages": len(self.history)})
+        elif compacted:
+            self.recorder.compaction(handoff)
             self._trace({"event": "compaction", "trigger": why, "kept_messages": len(self.history)})
         elif replacement is not prompt:
             self.recorder.user(replacement)
@@ -197,8 +206,9 @@ class Kernel:
         try:
             return prompt, await self.model.ask(self.history + [prompt], prompt.purpose), True
         except ContextOverflow:
+            asks = self.model.asks
             new = await self._call(self._core("context"), "on_overflow", list(self.history) + [prompt])
-            prompt = self._install_history(new, prompt, "overflow")
+            prompt = self._install_history(new, prompt, "overflow", asks)
             try:
                 return prompt, await self.model.ask(self.history + [prompt], prompt.purpose), True
             except (ContextOverflow, ModelUnavailable):  # Terminus-2 goes on with a stock reply, kept nowhere

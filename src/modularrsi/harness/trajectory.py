@@ -39,6 +39,8 @@ SUBAGENT_LABELS = {"summary": "Step 1 - Summary generation", "questions": "Step 
 COPIED_NOTE = "Metrics omitted to avoid duplication - already recorded in parent trajectory"
 COPIED_REPLY_NOTE = "Copied from summary subagent - metrics already recorded there"
 COMPACTION_MESSAGE = "Performed context summarization and handoff to continue task."
+#: The system step of a history Context Management changed without asking the model (ModularAgent's own).
+EDIT_MESSAGE = "Context Management changed the history without a model call; {kept} messages kept."
 
 
 def _now() -> str:
@@ -84,6 +86,14 @@ class TrajectoryRecorder:
         self._add(source="system", message=COMPACTION_MESSAGE, observation=Observation(results=results) if results
                   else None, extra={"context_management": {"type": "compaction", "boundary": "replace"}})
         self.pending_refs = []
+        if handoff is not None:
+            self.user(handoff)
+
+    def edit(self, kept: int, handoff: Message | None) -> None:
+        """The system step of a history changed without a summary (a message dropped, a window kept), then
+        the prompt sent instead, if any, as a user step: not a compaction, so analysis does not count one."""
+        self._add(source="system", message=EDIT_MESSAGE.format(kept=kept),
+                  extra={"context_management": {"type": "edit", "boundary": "replace"}})
         if handoff is not None:
             self.user(handoff)
 
