@@ -21,7 +21,9 @@
 #    (evolve, heldout).
 # 4b. heldout (not part of all): after held-out tasks were added and measured (difficulty TASK_DIR..., select),
 #    each arm's frozen library against gen_0 again, on the evaluation set as selected now, into
-#    results/evolve-<arm>/heldout-eval.json (the arm's first evaluation stays in its eval.json).
+#    results/evolve-<arm>/heldout-eval.json (the arm's first evaluation stays in its eval.json); with the seed of
+#    the arm's first evaluation and `eval --share-from` every evaluation made so far, so only attempts no
+#    evaluation has made are drawn (gen_0's side once for all arms, the first evaluation's tasks not again).
 # 5. summary: the arms side by side against the ground truth (bench/small_tier/summary.py) into
 #    results/summary.md, with each arm's results/evolve-<arm>/arm.json.
 # Every step is resumable; a step whose inputs are missing says so. Across machines: the manifests carry the
@@ -122,11 +124,21 @@ if [ "$step" = heldout ]; then
     case $changed in none) echo "evolve-$arm: no frozen library yet (run.sh evolve)"; continue ;;
                      0) echo "evolve-$arm: its frozen library is gen_0 (nothing promoted): not evaluated"; continue ;; esac
     if [ -f "$where/config.yaml" ]; then how=(--resume "$where"); else
-      # the agent's settings plus the held-out selection (a manifest is a setting, not a flag of eval)
+      # the agent's settings plus the held-out selection (a manifest is a setting, not a flag of eval); the seed
+      # of the arm's first evaluation, so that the attempts made there, and gen_0's side made for another arm,
+      # are taken rather than drawn again (--share-from: the same generation, draws and task content only)
+      seed=$(.venv/bin/python -c 'import sys, yaml; from modularrsi.evolve.seeds import derived_seed
+print(derived_seed((yaml.safe_load(open(sys.argv[1])) or {}).get("seed", 0), "eval"))' "$dir/config.yaml" 2>/dev/null \
+        || echo 0)
+      shared=()
+      for other in "$OUT"/evolve-*/eval "$OUT"/heldout-*; do
+        [ -f "$other/baseline/lock.json" ] && [ "$other" != "$where" ] && shared+=("$other")
+      done
       { cat "$AGENT"
         echo "manifest: $RESULTS/heldout-manifest.json"; } > "$where.yaml"
       how=(--config "$where.yaml" --generation "$dir/frozen" --tasks tasks/small/heldout --disjoint-from "$dir" \
-           -k 3 -n "$CONCURRENCY" --env local --out "$where")
+           -k 3 -n "$CONCURRENCY" --env local --seed "$seed" --out "$where")
+      [ ${#shared[@]} -eq 0 ] || how+=(--share-from "${shared[@]}")
     fi
     .venv/bin/modularrsi eval "${how[@]}"
     mkdir -p "$RESULTS/evolve-$arm"

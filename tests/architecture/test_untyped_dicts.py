@@ -26,6 +26,7 @@ ALLOWED = {
     "evolve/history.py": (1, "Change.decided's fields: validated by Change on the next line"),
     "evolve/findings.py": (1, "strength_fields: keyword arguments of Finding, validated by it"),
     "evolve/share.py": (1, "drawn_settings: model_dump's output of two runs' settings, compared key by key"),
+    "evolve/eval_share.py": (1, "drawn: model_dump's output of two eval sides' settings, compared whole"),
 }
 
 

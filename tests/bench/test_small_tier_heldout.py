@@ -20,11 +20,11 @@ TIER = REPO / "bench" / "small_tier"
 SELECTED = ["script-name-initials", "world-writable-audit"]
 
 
-def arm(root, changed: list[str]):
+def arm(root, changed: list[str], mechanism: str = "json_repair"):
     """An evolution run as far as the step reads it: the frozen library, its record and the evolution's tasks."""
     root.mkdir(parents=True)
     if changed:
-        SimEditor().propose("tool_use", "json_repair", BASELINE, root / "frozen", force="good")
+        SimEditor().propose("tool_use", mechanism, BASELINE, root / "frozen", force="good")
     (root / "frozen.json").write_text(FrozenRecord(generation="g", start="s", changed_modules=changed)
                                       .model_dump_json())
     (root / "lock.json").write_text(EvolveLock(mode="lanes", tasks=["package-release-tag"]).model_dump_json())
@@ -40,6 +40,7 @@ def heldout(tmp_path, server: FakeOpenAIServer) -> subprocess.CompletedProcess:
 def test_the_heldout_step_evaluates_each_changed_arm_on_the_selection_and_skips_the_rest(tmp_path):
     arm(tmp_path / "runs" / "evolve-catalogue", ["tool_use"])
     arm(tmp_path / "runs" / "evolve-llm", [])  # nothing promoted: its library is gen_0
+    arm(tmp_path / "runs" / "evolve-catalogue-context", ["tool_use"], "lenient_parse")
     manifest = json.loads((TIER / "results" / "heldout-manifest.json").read_text())
     manifest["selection"]["train"] = SELECTED  # two of the tier's held-out tasks, so the test stays short
     (tmp_path / "results").mkdir()
@@ -60,6 +61,9 @@ def test_the_heldout_step_evaluates_each_changed_arm_on_the_selection_and_skips_
     assert result == json.loads((tmp_path / "runs" / "heldout-catalogue" / "eval.json").read_text())
     config = yaml.safe_load((tmp_path / "runs" / "heldout-catalogue" / "config.yaml").read_text())
     assert config["manifest"].endswith("results/heldout-manifest.json") and config["k"] == 3
+    other = json.loads((tmp_path / "results" / "evolve-catalogue-context" / "heldout-eval.json").read_text())
+    assert other["shared"] == {"baseline": 3 * len(SELECTED)}  # gen_0's side is drawn once for both arms
+    assert other["baseline"]["acc"] == result["baseline"]["acc"] and result["shared"] == {}
     assert "evolve-llm: its frozen library is gen_0 (nothing promoted): not evaluated" in first.stdout
     assert "evolve-llm-blocks: no frozen library yet" in first.stdout
     assert not (tmp_path / "results" / "evolve-llm").exists() and not (REPO / "runs" / "heldout-catalogue").exists()

@@ -125,6 +125,8 @@ def eval_command(
                                                              rich_help_panel=TASKS)] = None,
     allow_overlap: Annotated[bool, typer.Option("--allow-overlap", help=later("allow_overlap"),
                                                 rich_help_panel=TASKS)] = False,
+    share_from: Annotated[list[Path] | None, typer.Option("--share-from", help=later("share_from"),
+                                                          rich_help_panel=RUN_DIR)] = None,
     k: Annotated[int | None, typer.Option("-k", help=later("k", "Attempts per task and side."),
                                           rich_help_panel=ATTEMPTS)] = None,
     concurrency: Annotated[int | None, typer.Option("-n", "--concurrency", help=later("concurrency"),
@@ -154,12 +156,12 @@ def eval_command(
                                     "--model": model, "-n": concurrency, "--env": env, "--dataset": dataset,
                                     "--seed": seed, "--max-turns": max_turns, "--disjoint-from": disjoint_from,
                                     "--config": config, "--out": out, "--registry-path": registry_path,
-                                    "--allow-overlap": allow_overlap or None})
+                                    "--allow-overlap": allow_overlap or None, "--share-from": share_from})
         manifests, evolved = _disjoint(disjoint_from or [])
         flags = {"generation": generation, "baseline": baseline, "tasks": tasks, "k": k, "model": model,
                  "concurrency": concurrency, "env": env, "dataset": dataset, "registry_path": registry_path,
                  "seed": seed, "max_turns": max_turns, "disjoint_from": manifests,
-                 "allow_overlap": allow_overlap or None}
+                 "allow_overlap": allow_overlap or None, "share_from": share_from}
         caps = {"max_tokens": max_tokens, "max_cost_usd": max_cost_usd}
         cfg, out_dir = open_run(EvalConfig.load, config=config, flags=flags | caps, out=out, resume=resume,
                                 prefix="eval", what="an eval directory", on_resume=raise_caps(EvalConfig.load, caps))
@@ -168,7 +170,7 @@ def eval_command(
             out_dir.mkdir(parents=True, exist_ok=True)
             write_yaml(out_dir / "config.yaml", cfg.dump())
         result = asyncio.run(evaluate(cfg.template(), cfg.baseline or BASELINE, cfg.generation, out_dir.resolve(),
-                                      allow_overlap=cfg.allow_overlap, checked=True))
+                                      allow_overlap=cfg.allow_overlap, checked=True, share_from=cfg.share_from))
     except UserError as exc:
         raise fail(str(exc)) from None
     print_eval(result)
@@ -256,3 +258,7 @@ def print_eval(result) -> None:
         console.print(f"not significant: {tasks_to_show(result.tasks, result.fixed, result.broken)}", highlight=False)
     console.print(f"invalid attempts (left out of every figure): baseline {result.baseline.invalid_attempts}, "
                   f"candidate {result.candidate.invalid_attempts}; listed in each side's results.json", highlight=False)
+    if result.shared:
+        taken = ", ".join(f"{side} {n}" for side, n in result.shared.items())
+        console.print(f"attempts taken from other evals (--share-from; the same draws, listed in each side's "
+                      f"shared.json): {taken}", highlight=False)

@@ -52,10 +52,14 @@ class EvalConfig(RunConfig):
     baseline: Path | None = Field(default=None, description="Baseline generation (default gen_0).")
     allow_overlap: bool = Field(default=False, description="Run tasks the candidate's frozen library evolved on "
                                 "(refused by default); the result says so.")
+    share_from: list[Path] = Field(default_factory=list, description="Other eval directories (an eval's --out, an "
+                                   "evolution run's eval/) whose finished attempts with the same generation and "
+                                   "draws are taken instead of run again.")
 
     def template(self) -> RunConfig:
         """The settings both sides run with (each side sets its own generation)."""
-        return RunConfig.model_validate(self.model_dump(exclude={"baseline", "generation", "allow_overlap"}))
+        return RunConfig.model_validate(self.model_dump(exclude={"baseline", "generation", "allow_overlap",
+                                                                 "share_from"}))
 
 
 class Side(Estimates):
@@ -116,6 +120,8 @@ class EvalResult(BaseModel):
     coupled: bool = Field(default=False, description="The candidate replayed the baseline's response cache "
                           "(common random numbers; a cached real model): identical requests of paired attempts "
                           "got identical replies.")
+    shared: dict[str, int] = Field(default_factory=dict, description="Per side, the attempts taken from other "
+                                   "evals (share_from) rather than run here: the same draws.")
 
     def delta(self, metric: str) -> Delta:
         return next(d for d in self.deltas if d.metric == metric)
@@ -212,27 +218,39 @@ def side_config(template: RunConfig, side: str, generation: Path, out: Path) -> 
 
 async def evaluate(template: RunConfig, baseline: Path, candidate: Path, out: Path,
                    slots: asyncio.Semaphore | None = None, budget_path: Path | None = None,
-                   allow_overlap: bool = False, checked: bool = False) -> EvalResult:
+                   allow_overlap: bool = False, checked: bool = False,
+                   share_from: list[Path] | None = None) -> EvalResult:
     """Run both generations on ``template.tasks`` (same seeds) into ``out`` and write ``eval.json``.
     Resumable: finished attempts of either side are reused. ``budget_path``: a ledger shared with the
     caller (an evolution's), so its caps hold here too. Overlapping tasks: see :func:`check_overlap`.
-    The baseline side runs first; the candidate side replays its response cache (module docstring)."""
+    The baseline side runs first; the candidate side replays its response cache (module docstring).
+    ``share_from``: other evals whose attempts with the same draws are taken (:mod:`.eval_share`)."""
+    from modularrsi.evolve import eval_share
     from modularrsi.harness.library import load_generation
     from modularrsi.models.settings import is_litellm
     from modularrsi.rollouts.preflight import check_run
-    from modularrsi.rollouts.run import execute  # here, so that reading eval.json does not load Harbor
+    from modularrsi.rollouts.run import execute, plan_jobs, resolve_tasks  # here: reading eval.json needs no Harbor
 
-    for generation in (baseline, candidate):  # refuse a broken generation before any trial runs
-        load_generation(generation)
+    ids = [load_generation(generation).id for generation in (baseline, candidate)]  # refuse a broken one first
     if not checked:  # the caller's preflight covers this template (an evolution's, eval's command line)
         check_run(template)
     overlap = await check_overlap(template, candidate, allow_overlap)
     results = []
-    for side, generation in (("baseline", baseline), ("candidate", candidate)):  # in turn: the candidate replays
+    if share_from:
+        eval_share.check_sources(share_from, out)
+        jobs = plan_jobs(template, await resolve_tasks(template))
+    shared = {}
+    # in turn: the candidate replays the baseline's replies
+    for side, generation, gid in zip(eval_share.SIDES, (baseline, candidate), ids, strict=True):
         config = side_config(template, side, generation, out)
+        if share_from:
+            eval_share.take(side, config, gid, jobs, out / side, share_from)
+        shared[side] = len(eval_share.taken_from(out / side))
         results.append(await execute(config, out / side, slots=slots, budget_path=budget_path, checked=True))
     coupled = template.cache and is_litellm(template.model)
     result = compare(results[0], results[1], template.k, template.seed, (baseline, candidate),
-                     (out / "baseline", out / "candidate")).model_copy(update={"overlap": overlap, "coupled": coupled})
+                     (out / "baseline", out / "candidate"))
+    result = result.model_copy(update={"overlap": overlap, "coupled": coupled,
+                                       "shared": {side: n for side, n in shared.items() if n}})
     write_json(out / "eval.json", result.model_dump(mode="json"))
     return result

@@ -44,6 +44,11 @@ def request_key(model: str, messages: list[Message], settings: dict | None = Non
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+#: The cache's one table (``modularrsi.evolve.eval_share`` merges caches row by row).
+SCHEMA = ("CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT, content TEXT, input_tokens INT, "
+          "output_tokens INT, cost_usd REAL)")
+
+
 class ResponseCache:
     """A key → completion store in one SQLite file. ``read_only``: opened with SQLite's ``mode=ro``, never
     written (``put`` refuses); a file that does not exist (yet) reads as empty."""
@@ -56,8 +61,7 @@ class ResponseCache:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT, "
-                             "content TEXT, input_tokens INT, output_tokens INT, cost_usd REAL)")
+            self._db.execute(SCHEMA)
 
     def _connection(self) -> sqlite3.Connection | None:
         """The open database; a read-only cache connects once its file exists (call under the lock)."""
