@@ -47,6 +47,11 @@ def test_the_arms_share_the_measured_agent_and_differ_only_in_the_editor():
     assert context.share_from == Path("runs/small-tier/evolve-catalogue")
     apart = {"modules", "share_from"}
     assert context.model_dump(exclude=apart) == catalogue.model_dump(exclude=apart)
+    # the guided LLM editor with recorded replies on the Context lane alone, from the catalogue-context arm's draws
+    llm_context = EvolveConfig.load(TIER / "evolve-llm-context.yaml")
+    assert llm_context.modules == ["context"]
+    assert llm_context.share_from == Path("runs/small-tier/evolve-catalogue-context")
+    assert llm_context.model_dump(exclude=apart) == replies.model_dump(exclude=apart)
 
 
 def evolve(config, out):

@@ -5,69 +5,110 @@ puts it in front of the callable in a copy of the core file.
 Asked to rewrite the Tool Use core file whole so that refused replies are read, the local 1.5B sent the file
 back unchanged, turn after turn, and then a copy long enough to be cut at its output limit. Here it writes
 ``repair_reply(text)`` - shown the replies the parser refused (:mod:`~modularrsi.evolve.reply_cases`) - and
-the harness renames the parent's ``parse`` and defines a ``parse`` that calls it on the repaired text. The
-file is then checked as any edit is, and its ``parse`` run on the recorded replies.
+the harness renames the parent's ``parse`` and defines a ``parse`` that calls it on the repaired text. For a
+Context direction about refused replies (the model answering the parser's feedback with its refused reply
+again), it writes ``edit_history(history, error)``, given the parser's error for the latest reply, and the
+history it returns goes to ``before_query``; returning a history without the refused reply asks the message
+that reply answered again (the kernel sends a history's last user message as the prompt). The file is then
+checked as any edit is (a Tool Use ``parse`` also run on the recorded replies).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 from modularrsi.evolve.edit_request import EditRequest
 from modularrsi.evolve.reply_cases import about_parsing
 
-__all__ = ["HOLES", "Hole", "fill", "hole_for"]
+__all__ = ["FORGET", "HOLES", "REPAIR", "Hole", "fill", "hole_for"]
 
 
 @dataclass(frozen=True)
 class Hole:
-    """A function the model writes (``name(arg)``, returning a new ``arg``) run before core callable ``wraps``."""
+    """A function the model writes (``name(*params)``, returning a new ``params[0]``) run before core callable
+    ``wraps``, whose first argument it replaces; ``code`` is the callable that calls it, a template."""
 
     module: str
     wraps: str
     name: str
-    arg: str
+    params: tuple[str, ...]
     does: str  # what the function must do, said to the model
+    general: str  # what "general" means for it, said to the model
+    code: str  # the new ``wraps``: {args}, {first} and {before} (the renamed parent) filled in
+    needs: str = ""  # an import line ``code`` needs, added unless the core file has it
+
+    @property
+    def signature(self) -> str:
+        return f"def {self.name}({', '.join(self.params)}):"
 
     def ask(self) -> str:
-        return (f"Write one Python function, def {self.name}({self.arg}):, that {self.does}. It runs on every "
-                f"{self.arg} before {self.wraps} (return {self.arg} unchanged when it needs nothing). Make it a "
-                f"general repair of the kind of fault the errors name, for any {self.arg}, with no text copied "
+        first = self.params[0]
+        return (f"Write one Python function, {self.signature}, that {self.does}. It runs before every {self.wraps} "
+                f"(return {first} unchanged when it needs nothing). Make it {self.general}, with no text copied "
                 "from the examples; it may import only the allowed modules. Answer with the function alone in one "
                 "```python block; you will then be asked for a one-sentence description.")
 
     def shorter(self) -> str:
         """What a model is told when its function was cut off at the output limit (the 1.5B repeated one line)."""
-        return (f"write {self.name} short (under 20 lines): a general repair of the kind of fault the errors name, "
-                f"for any {self.arg}, with no text copied from the examples")
+        return f"write {self.name} short (under 20 lines): {self.general}, with no text copied from the examples"
 
     def again(self) -> str:
-        return f"Send def {self.name}({self.arg}): again, fixed, alone in one ```python block."
+        return f"Send {self.signature} again, fixed, alone in one ```python block."
 
     def shown(self, core_source: str) -> str:
         """What the model is shown of the core file: the callable its function runs before."""
-        tree = ast.parse(core_source)
-        node = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == self.wraps)
+        node = _defined(ast.parse(core_source))[self.wraps]
         code = "\n".join(core_source.splitlines()[node.lineno - 1:node.end_lineno])
         return f"The function yours runs before:\n```python\n{code}\n```\n\n"
 
 
-HOLES = (Hole("tool_use", "parse", "repair_reply", "text",
+def _defined(tree: ast.Module) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+    return {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+
+
+REPAIR = Hole("tool_use", "parse", "repair_reply", ("text",),
               "gets one whole reply of the agent model (text is like the replies between ~~~~ lines above) and "
-              "returns it repaired so that the parser reads it"),)
+              "returns it repaired so that the parser reads it",
+              "a general repair of the kind of fault the errors name, for any text",
+              'def parse({args}):\n    """parse, on the {first} repair_reply returns."""\n'
+              "    {first} = repair_reply({first})\n    if not isinstance({first}, str):  # said to the model\n"
+              '        raise TypeError("repair_reply must return the {first} (a str), repaired")\n'
+              "    return {before}({args})\n")
+FORGET = Hole("context", "before_query", "edit_history", ("history", "error"),
+              "gets the conversation so far - history, a list of messages m with m.role ('user' or 'assistant') and "
+              "m.content (the text), whose last message is the agent model's latest reply - and error, the "
+              "parser's message for that reply (a str), or None when the parser read it, and returns the "
+              "conversation to go on from (a list of those messages; a list that ends with a user message has "
+              "that message sent as the next prompt instead of the parser's feedback)",
+              "general, for any history and error",
+              'async def before_query({args}):\n    """before_query, on the {first} edit_history returns (given the '
+              'parser\'s error for the latest reply)."""\n'
+              "    turns = ctx.state.turns\n    error = turns[-1].reply.error if turns else None\n"
+              "    edited = edit_history(list({first}), error)\n"
+              "    if not isinstance(edited, list) or not all(isinstance(m, Message) for m in edited):\n"
+              '        raise TypeError("edit_history must return the history (a list of messages)")  # said to the '
+              "model\n    new = await {before}(edited, ctx)\n"
+              "    return edited if new is None and edited != list({first}) else new\n",
+              "from modularrsi.harness.protocols import Message")
+HOLES = (REPAIR, FORGET)
+#: A Context direction about replies the parser refused (the copy loop: the refused reply sent again).
+REFUSED = re.compile(r"refus|forget", re.IGNORECASE)
 
 
 def hole_for(request: EditRequest, core_source: str) -> Hole | None:
-    """The hole for this request: a parsing direction of Tool Use with refused replies recorded, whose core file
-    defines the wrapped callable."""
-    if not (about_parsing(request.direction) and any(r.error for r in request.replies)):
+    """The hole for this request, if its core file defines the wrapped callable: a parsing direction of Tool Use
+    with refused replies recorded, or a Context direction about refused replies."""
+    d = request.direction
+    if request.module == "tool_use" and not (about_parsing(d) and any(r.error for r in request.replies)):
+        return None
+    if request.module == "context" and not (REFUSED.search(f"{d.mechanism} {d.summary}") or about_parsing(d)):
         return None
     try:
-        tree = ast.parse(core_source)
+        defined = _defined(ast.parse(core_source))
     except SyntaxError:
         return None
-    defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
     return next((h for h in HOLES if h.module == request.module and h.wraps in defined), None)
 
 
@@ -79,18 +120,19 @@ def fill(hole: Hole, core_source: str, code: str) -> str:
     except SyntaxError as exc:
         raise ValueError(f"your function does not parse: line {exc.lineno}: {exc.msg}") from None
     function = next((n for n in written.body if isinstance(n, ast.FunctionDef) and n.name == hole.name), None)
-    if function is None or len(function.args.args) != 1:
-        raise ValueError(f"the block must define def {hole.name}({hole.arg}): with one argument")
+    if function is None or len(function.args.args) != len(hole.params):
+        said = "one argument" if len(hole.params) == 1 else f"{len(hole.params)} arguments"
+        raise ValueError(f"the block must define {hole.signature} with {said}")
     lines = code.splitlines()
     imports = [n for n in written.body if isinstance(n, ast.Import | ast.ImportFrom)]
     added = "".join("\n".join(lines[n.lineno - 1:n.end_lineno]) + "\n" for n in imports) + "\n\n" * bool(imports) \
         + "\n".join(lines[function.lineno - 1:function.end_lineno])
     tree = ast.parse(core_source)
-    names = {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
-    if hole.name in names:
+    defined = _defined(tree)
+    if hole.name in defined:
         raise ValueError(f"the core file defines {hole.name} already: this edit cannot add it again")
     before = f"{hole.wraps}_before_{hole.name}"  # no leading "_": the checks refuse such names
-    target = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == hole.wraps)
+    target = defined[hole.wraps]
     source = core_source.splitlines()
     header = source[target.lineno - 1]
     source[target.lineno - 1] = header.replace(f"def {hole.wraps}(", f"def {before}(", 1)
@@ -101,8 +143,7 @@ def fill(hole: Hole, core_source: str, code: str) -> str:
     if described is not None:  # the file says what it does now (the review reads it)
         said = f"{ast.literal_eval(described.value)} Each {first} first goes through {hole.name} (an edit's)."
         source[described.lineno - 1:described.end_lineno] = [f"DESCRIPTION = {said!r}"]
-    wrapper = (f"def {hole.wraps}({args}):\n    \"\"\"{hole.wraps}, on the {first} {hole.name} returns.\"\"\"\n"
-               f"    {first} = {hole.name}({first})\n    if not isinstance({first}, str):  # said to the model\n"
-               f"        raise TypeError(\"{hole.name} must return the {first} (a str), repaired\")\n"
-               f"    return {before}({args})\n")
+    wrapper = hole.code.format(args=args, first=first, before=before)
+    if hole.needs and hole.needs not in source:
+        added = f"{hole.needs}\n\n\n{added}"
     return "\n".join(source).rstrip() + f"\n\n\n{added}\n\n\n{wrapper}"
