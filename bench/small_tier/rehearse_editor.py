@@ -28,7 +28,7 @@ from modularrsi.evolve.editor import TRANSCRIPT, EditorError, EditRequest, LLMEd
 from modularrsi.evolve.findings import Direction
 from modularrsi.evolve.lane import excerpts
 from modularrsi.evolve.memory import TrajectoryMemory
-from modularrsi.evolve.reply_cases import recorded_replies
+from modularrsi.evolve.reply_cases import SHOWN_TO, recorded_replies
 from modularrsi.models.registry import make_model
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,7 +43,7 @@ def request_of(run: Path, lane: str, index: int, wanted: int) -> EditRequest:
     direction = Direction.model_validate(directions[index])
     memory = TrajectoryMemory(run / "memory.sqlite")
     replies = recorded_replies((r.trial_dir for t in direction.tasks for r in memory.attempts(lane, 0, t)),
-                               refused=wanted, read=wanted) if direction.module == "tool_use" and wanted else []
+                               refused=wanted, read=wanted) if direction.module in SHOWN_TO and wanted else []
     return EditRequest(direction=direction, parent_dir=run / "lanes" / lane / "gen_0", modules=[direction.module],
                        excerpts=excerpts(direction), replies=replies)
 

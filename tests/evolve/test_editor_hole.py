@@ -12,8 +12,9 @@ from runtime_helpers import kernel_with, reply, run
 
 from modularrsi.evolve.edit_request import EditRequest
 from modularrsi.evolve.editor import LLMEditor
-from modularrsi.evolve.editor_hole import FORGET, REPAIR, fill, hole_for
+from modularrsi.evolve.editor_hole import FORGET, REPAIR, copied, fill, hole_for
 from modularrsi.evolve.findings import Direction
+from modularrsi.evolve.reply_cases import RecordedReply
 from modularrsi.harness import BASELINE
 from modularrsi.harness.checks import declarations
 from modularrsi.harness.library import check_contract, check_source, load_function
@@ -89,18 +90,39 @@ def test_a_history_without_the_refused_reply_asks_its_message_again_in_a_real_ep
 
 
 async def test_the_guided_editor_asks_a_context_direction_for_edit_history_alone(tmp_path, monkeypatch):
+    """Shown the refused replies of its trials, asked for edit_history alone; an async def and a function that
+    matches the task's own texts (what the 1.5B wrote) go back with the reason, a general one goes on."""
     monkeypatch.setenv(KEY_ENV, "sk-dummy-weak")
     monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    summary = "the agent sends its refused reply again word for word"
     direction = Direction(id="d0", module="context", mechanism="forget-refused", tasks=["t1"], findings=[],
-                          summary="the agent sends its refused reply again word for word", vote=1.0, raw_support=1)
+                          summary=summary, vote=1.0, raw_support=1)
+    refused = RecordedReply(text='{"analysis": "a\nb"}', error="Invalid JSON: Invalid control character at: line 1")
     description = ("Agents send a refused reply again because the harness keeps it in the history; this change "
                    "drops it and asks again, so that the model answers afresh.")
-    with FakeOpenAIServer([f"{FENCE}python\n{DROP}{FENCE}", description]) as server:
-        proposal = await LLMEditor(llm(server), max_turns=4, form="guided").edit(
-            EditRequest(direction=direction, parent_dir=BASELINE, modules=["context"]), tmp_path / "staging")
+    asynchronous = DROP.replace("def edit_history", "async def edit_history")
+    matching = f'def edit_history(history, error):\n    if error == "{summary}":\n        return history[:-1]\n' \
+        "    return history\n"
+    answers = [f"{FENCE}python\n{code}{FENCE}" for code in (asynchronous, matching, DROP)] + [description]
+    with FakeOpenAIServer(answers) as server:
+        proposal = await LLMEditor(llm(server), max_turns=6, form="guided").edit(
+            EditRequest(direction=direction, parent_dir=BASELINE, modules=["context"], replies=[refused]),
+            tmp_path / "staging")
     assert proposal.description == description
     staged = (tmp_path / "staging" / "modules" / "context" / "summarize_on_pressure.py").read_text()
     assert DROP.rstrip() in staged and "new = await before_query_before_edit_history(edited, ctx)" in staged
     task = server.requests[0]["messages"][1]["content"]
     assert "The function yours runs before:" in task and "async def before_query(history, ctx):" in task
     assert "def on_overflow" not in task and "def edit_history(history, error):" in task
+    assert "The parser refused it: Invalid JSON: Invalid control character" in task
+    told = [sent["messages"][-1]["content"] for sent in server.requests[1:3]]
+    assert told[0].startswith("Refused: edit_history must be a plain def, not async def")
+    assert told[1].startswith(f"Refused: your function matches text copied from the task ({summary!r}); it must "
+                              "work for any history and any error, not for the examples")
+
+
+def test_a_string_is_copied_when_the_task_holds_it_word_for_word():
+    assert copied('x = "refused replies sent again"\ny = "short"', "3 refused replies sent again.") == \
+        "refused replies sent again"
+    assert copied('x = "short"\ny = "Invalid JSON: more"', "Invalid JSON: less") is None
+    assert copied('x = "task_complete_at"', "the shown task_complete_at code", "task_complete_at = 1") is None

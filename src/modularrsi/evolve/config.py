@@ -47,9 +47,9 @@ class EditorConfig(BaseModel):
                             "each is screened, the best-screened confirmed (the runner-up at a share of alpha).")
     retries: int = Field(default=1, ge=0, description="Further edits per direction replacing candidates the "
                          "editor, the static gate or review refused.")
-    replies: int = Field(default=6, ge=0, description="LLM editor of Tool Use: the agent model's refused replies "
-                         "(and as many read ones) taken from the direction's trials, shown to it and run through its "
-                         "edited parse before the gates (evolve/reply_cases.py); 0 turns this off.")
+    replies: int = Field(default=6, ge=0, description="LLM editor of Tool Use and Context: the agent model's refused "
+                         "replies (and as many read ones) taken from the direction's trials, shown to it (and run "
+                         "through an edited parse before the gates, evolve/reply_cases.py); 0 turns this off.")
 
 
 class GateSettings(BaseModel):

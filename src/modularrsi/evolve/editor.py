@@ -55,7 +55,7 @@ from modularrsi.evolve.editor_workspace import Workspace
 from modularrsi.evolve.gates.prescreen import PrescreenRules, description_problem
 from modularrsi.evolve.gates.review import redact
 from modularrsi.evolve.proposal import Proposal
-from modularrsi.evolve.reply_cases import about_parsing, check_edited, replies_text
+from modularrsi.evolve.reply_cases import SHOWN_TO, about_parsing, check_edited, replies_text
 from modularrsi.harness.checks import ALLOWED_IMPORTS, ALLOWED_STDLIB
 from modularrsi.harness.library import (
     Generation,
@@ -106,7 +106,7 @@ class LLMEditor:
         excerpts = "\n".join(request.excerpts[:6]) or "(none)"
         user = (f"Direction ({d.module}, mechanism '{d.mechanism}', supported by {d.raw_support} tasks):\n"
                 f"{d.summary}\n\nFindings:\n{findings}\n\nTrajectory excerpts:\n{excerpts}\n\n"
-                + (replies_text(request.replies) if "tool_use" in request.modules else "") +
+                + (replies_text(request.replies) if set(SHOWN_TO) & set(request.modules) else "") +
                 f"Evolution History of this module:\n{history}\n\n"
                 + (f"Other candidates for this direction already wrote {', '.join(request.avoid)}: write a "
                    "different mechanism.\n\n" if request.avoid else "")

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Protocol
 
 from modularrsi.evolve.edit_request import EditRequest
-from modularrsi.evolve.editor_hole import Hole, fill, hole_for
+from modularrsi.evolve.editor_hole import Hole, copied, fill, hole_for
 from modularrsi.evolve.editor_prompt import FENCE, asked_file
 from modularrsi.evolve.editor_workspace import Workspace
 from modularrsi.evolve.gates.prescreen import PrescreenRules, description_problem
@@ -130,7 +130,12 @@ async def guided_edit(editor: GuidedEditor, request: EditRequest, parent: Genera
             sent_before = content
             if asked is not None:
                 try:
-                    content = fill(asked, parent.functions[key].source, content)
+                    core = parent.functions[key].source
+                    filled = fill(asked, core, content)
+                    if (text := copied(content, messages[1].content, core)) is not None:
+                        raise ValueError(f"your function matches text copied from the task ({text[:80]!r}); it "
+                                         f"must work for any {' and any '.join(asked.params)}, not for the examples")
+                    content = filled
                 except ValueError as exc:
                     refusal = str(exc)
                     tell(f"Refused: {refusal}. {retry}")

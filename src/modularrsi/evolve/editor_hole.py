@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from modularrsi.evolve.edit_request import EditRequest
 from modularrsi.evolve.reply_cases import about_parsing
 
-__all__ = ["FORGET", "HOLES", "REPAIR", "Hole", "fill", "hole_for"]
+__all__ = ["FORGET", "HOLES", "REPAIR", "Hole", "copied", "fill", "hole_for"]
 
 
 @dataclass(frozen=True)
@@ -112,6 +112,19 @@ def hole_for(request: EditRequest, core_source: str) -> Hole | None:
     return next((h for h in HOLES if h.module == request.module and h.wraps in defined), None)
 
 
+def copied(code: str, task: str, source: str = "", least: int = 12) -> str | None:
+    """A string in ``code`` of at least ``least`` characters that the task message holds word for word and the core
+    file ``source`` does not (the 1.5B matched the error against symptom texts of its task as if every error read
+    so), or None."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    return next((n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                 and len(n.value.strip()) >= least and n.value.strip() in task and n.value.strip() not in source),
+                None)
+
+
 def fill(hole: Hole, core_source: str, code: str) -> str:
     """The core file with the model's function in front of ``hole.wraps``; ValueError says what is wrong with
     ``code`` (one line, for the model)."""
@@ -119,6 +132,9 @@ def fill(hole: Hole, core_source: str, code: str) -> str:
         written = ast.parse(code)
     except SyntaxError as exc:
         raise ValueError(f"your function does not parse: line {exc.lineno}: {exc.msg}") from None
+    if any(isinstance(n, ast.AsyncFunctionDef) and n.name == hole.name for n in written.body):
+        raise ValueError(f"{hole.name} must be a plain def, not async def: the harness calls it and uses what it "
+                         "returns at once")
     function = next((n for n in written.body if isinstance(n, ast.FunctionDef) and n.name == hole.name), None)
     if function is None or len(function.args.args) != len(hole.params):
         said = "one argument" if len(hole.params) == 1 else f"{len(hole.params)} arguments"

@@ -29,7 +29,7 @@ from modularrsi.evolve.layout import EpochLayout, LaneLayout, ProposalLayout
 from modularrsi.evolve.libraryops import copy_generation
 from modularrsi.evolve.memory import AttemptRecord
 from modularrsi.evolve.proposal import Proposal, manifest_id
-from modularrsi.evolve.reply_cases import recorded_replies
+from modularrsi.evolve.reply_cases import SHOWN_TO, recorded_replies
 from modularrsi.evolve.runfiles import EpochOutcome, EpochSample, Lane, LaneState, read_model, write_model
 from modularrsi.evolve.seeds import derived_seed
 from modularrsi.rollouts.results import RunResults
@@ -249,7 +249,7 @@ class EpochRun:
                 "summary": direction.summary, "tasks": direction.tasks, "vote": direction.vote,
                 "parent": manifest_id(parent)}
         editor = evo.editor()
-        wanted = evo.config.editor.replies if direction.module == "tool_use" else 0
+        wanted = evo.config.editor.replies if direction.module in SHOWN_TO else 0
         replies = recorded_replies((r.trial_dir for t in direction.tasks
                                     for r in evo.memory.attempts(lane.name, self.epoch, t)),
                                    refused=wanted, read=wanted) if wanted else []

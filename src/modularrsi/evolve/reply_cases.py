@@ -32,6 +32,9 @@ __all__ = ["ParseCheck", "RecordedReply", "about_parsing", "check_edited", "chec
            "recorded_replies", "replies_text"]
 
 #: A direction whose mechanism or summary names one of these is about how replies are read.
+#: The modules whose editor is shown the agent model's recorded replies: Tool Use's parser reads them, and
+#: Context's history keeps them (a refused reply the model copies).
+SHOWN_TO = ("tool_use", "context")
 PARSING = re.compile(r"pars|json|escape|malformed|reply format", re.IGNORECASE)
 
 
