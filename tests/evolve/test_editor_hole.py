@@ -90,8 +90,9 @@ def test_a_history_without_the_refused_reply_asks_its_message_again_in_a_real_ep
 
 
 async def test_the_guided_editor_asks_a_context_direction_for_edit_history_alone(tmp_path, monkeypatch):
-    """Shown the refused replies of its trials, asked for edit_history alone; an async def and a function that
-    matches the task's own texts (what the 1.5B wrote) go back with the reason, a general one goes on."""
+    """Shown the refused replies of its trials, asked for edit_history alone; an async def, a function that matches
+    the task's own texts, one that changes nothing (what the 1.5B wrote) and one that drops read replies too go back
+    with the reason; the one that drops the refused reply alone goes on."""
     monkeypatch.setenv(KEY_ENV, "sk-dummy-weak")
     monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     summary = "the agent sends its refused reply again word for word"
@@ -103,10 +104,13 @@ async def test_the_guided_editor_asks_a_context_direction_for_edit_history_alone
     asynchronous = DROP.replace("def edit_history", "async def edit_history")
     matching = f'def edit_history(history, error):\n    if error == "{summary}":\n        return history[:-1]\n' \
         "    return history\n"
-    answers = [f"{FENCE}python\n{code}{FENCE}" for code in (asynchronous, matching, DROP)] + [description]
-    with FakeOpenAIServer(answers) as server:
-        proposal = await LLMEditor(llm(server), max_turns=6, form="guided").edit(
-            EditRequest(direction=direction, parent_dir=BASELINE, modules=["context"], replies=[refused]),
+    inert = "def edit_history(history, error):\n    return history\n"
+    always = "def edit_history(history, error):\n    return history[:-1]\n"
+    read = RecordedReply(text=reply(["ls\n"]))
+    answers = [f"{FENCE}python\n{code}{FENCE}" for code in (asynchronous, matching, inert, always, DROP)]
+    with FakeOpenAIServer([*answers, description]) as server:
+        proposal = await LLMEditor(llm(server), max_turns=8, form="guided").edit(
+            EditRequest(direction=direction, parent_dir=BASELINE, modules=["context"], replies=[refused, read]),
             tmp_path / "staging")
     assert proposal.description == description
     staged = (tmp_path / "staging" / "modules" / "context" / "summarize_on_pressure.py").read_text()
@@ -115,10 +119,13 @@ async def test_the_guided_editor_asks_a_context_direction_for_edit_history_alone
     assert "The function yours runs before:" in task and "async def before_query(history, ctx):" in task
     assert "def on_overflow" not in task and "def edit_history(history, error):" in task
     assert "The parser refused it: Invalid JSON: Invalid control character" in task
-    told = [sent["messages"][-1]["content"] for sent in server.requests[1:3]]
+    told = [sent["messages"][-1]["content"] for sent in server.requests[1:6]]
     assert told[0].startswith("Refused: edit_history must be a plain def, not async def")
     assert told[1].startswith(f"Refused: your function matches text copied from the task ({summary!r}); it must "
                               "work for any history and any error, not for the examples")
+    assert "Refused: it leaves a history whose last reply the parser refused as it was" in told[2]  # run, confined
+    assert "Refused: it changes a history whose last reply the parser read." in told[3]
+    assert told[4].startswith("Now describe your change")
 
 
 def test_a_string_is_copied_when_the_task_holds_it_word_for_word():

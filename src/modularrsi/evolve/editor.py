@@ -55,7 +55,14 @@ from modularrsi.evolve.editor_workspace import Workspace
 from modularrsi.evolve.gates.prescreen import PrescreenRules, description_problem
 from modularrsi.evolve.gates.review import redact
 from modularrsi.evolve.proposal import Proposal
-from modularrsi.evolve.reply_cases import SHOWN_TO, about_parsing, check_edited, replies_text
+from modularrsi.evolve.reply_cases import (
+    SHOWN_TO,
+    about_parsing,
+    about_refusals,
+    check_edited,
+    check_history,
+    replies_text,
+)
 from modularrsi.harness.checks import ALLOWED_IMPORTS, ALLOWED_STDLIB
 from modularrsi.harness.library import (
     Generation,
@@ -231,7 +238,16 @@ class LLMEditor:
 
     async def reply_refusal(self, workspace: Workspace, parent: Generation, request: EditRequest) -> str:
         """An edited Tool Use parser against the agent model's recorded replies (:mod:`~modularrsi.evolve.reply_cases`):
-        why it is refused (it breaks a read reply; or, for a direction about parsing, reads no refused one), or ""."""
+        why it is refused (it breaks a read reply; or, for a direction about parsing, reads no refused one), or "".
+        An edited Context core, for a direction about refused replies, on histories ending in a recorded reply
+        (:func:`~modularrsi.evolve.reply_cases.check_history`)."""
+        edited = [f"context/{n}" for n in workspace.active.get("context", [])]
+        history = next((key for key in edited if key in workspace.edited), None)
+        if history is not None and request.replies and about_refusals(request.direction):
+            try:
+                return await check_history(history, workspace.sources[history], request.replies)
+            except GenerationError:
+                return ""  # the static checks say why (finish)
         active = workspace.active.get("tool_use", [])
         key = next((f"tool_use/{n}" for n in active if f"tool_use/{n}" in workspace.edited), None)
         old = next((parent.functions[f"tool_use/{n}"] for n in parent.default_active().get("tool_use", [])

@@ -16,11 +16,10 @@ checked as any edit is (a Tool Use ``parse`` also run on the recorded replies).
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import dataclass
 
 from modularrsi.evolve.edit_request import EditRequest
-from modularrsi.evolve.reply_cases import about_parsing
+from modularrsi.evolve.reply_cases import about_parsing, about_refusals
 
 __all__ = ["FORGET", "HOLES", "REPAIR", "Hole", "copied", "fill", "hole_for"]
 
@@ -93,8 +92,6 @@ FORGET = Hole("context", "before_query", "edit_history", ("history", "error"),
               "    return edited if new is None and edited != list({first}) else new\n",
               "from modularrsi.harness.protocols import Message")
 HOLES = (REPAIR, FORGET)
-#: A Context direction about replies the parser refused (the copy loop: the refused reply sent again).
-REFUSED = re.compile(r"refus|forget", re.IGNORECASE)
 
 
 def hole_for(request: EditRequest, core_source: str) -> Hole | None:
@@ -103,7 +100,7 @@ def hole_for(request: EditRequest, core_source: str) -> Hole | None:
     d = request.direction
     if request.module == "tool_use" and not (about_parsing(d) and any(r.error for r in request.replies)):
         return None
-    if request.module == "context" and not (REFUSED.search(f"{d.mechanism} {d.summary}") or about_parsing(d)):
+    if request.module == "context" and not about_refusals(d):
         return None
     try:
         defined = _defined(ast.parse(core_source))

@@ -26,16 +26,19 @@ from modularrsi.evolve.signals import load_steps
 from modularrsi.harness import wire
 from modularrsi.harness.library import Function, load_function
 from modularrsi.harness.probe import Probe
+from modularrsi.harness.protocols import Message, Reply, TurnRecord
 from modularrsi.harness.session import FunctionError
 
-__all__ = ["ParseCheck", "RecordedReply", "about_parsing", "check_edited", "check_parse", "function_of",
-           "recorded_replies", "replies_text"]
+__all__ = ["ParseCheck", "RecordedReply", "about_parsing", "about_refusals", "check_edited", "check_history",
+           "check_parse", "function_of", "recorded_replies", "replies_text"]
 
-#: A direction whose mechanism or summary names one of these is about how replies are read.
 #: The modules whose editor is shown the agent model's recorded replies: Tool Use's parser reads them, and
 #: Context's history keeps them (a refused reply the model copies).
 SHOWN_TO = ("tool_use", "context")
+#: A direction whose mechanism or summary names one of these is about how replies are read.
 PARSING = re.compile(r"pars|json|escape|malformed|reply format", re.IGNORECASE)
+#: ... or about refused replies (the copy loop: the refused reply sent again).
+REFUSED = re.compile(r"refus|forget", re.IGNORECASE)
 
 
 class RecordedReply(BaseModel):
@@ -71,6 +74,11 @@ def recorded_replies(trial_dirs: Iterable[Path | str], refused: int = 6, read: i
 
 def about_parsing(direction: Direction) -> bool:
     return bool(PARSING.search(f"{direction.mechanism} {direction.summary}"))
+
+
+def about_refusals(direction: Direction) -> bool:
+    """A direction about replies the parser refused (how they are read, or what the history keeps of them)."""
+    return about_parsing(direction) or bool(REFUSED.search(f"{direction.mechanism} {direction.summary}"))
 
 
 def replies_text(replies: list[RecordedReply], shown: int = 3, chars: int = 600) -> str:
@@ -186,3 +194,42 @@ def _error(error: str | None) -> str:
 
 def _cut(text: str, chars: int) -> str:
     return text if len(text) <= chars else text[:chars] + f"... [{len(text) - chars} more characters]"
+
+
+class _Room:
+    """The model as a probed Context function sees it: context to spare, so its own summarising never fires."""
+
+    def context_limit(self) -> int:
+        return 1_000_000
+
+    def count_tokens(self, messages: list[Message]) -> int:
+        return sum(len(m.content) for m in messages) // 4
+
+    async def ask(self, messages: list[Message], purpose: str) -> str:
+        raise RuntimeError("no model answers in this check: a history edit must not need one")
+
+
+async def check_history(key: str, source: str, replies: list[RecordedReply]) -> str:
+    """An edited Context core (``key``) on a history whose last reply is a recorded refused one, and on one whose
+    last reply is a recorded read one, in a confined worker: why it is refused (it leaves the refused reply in
+    view, or changes a history the parser read), or ""."""
+    with tempfile.TemporaryDirectory(prefix="history-check-") as tmp:
+        edited = function_of(key, source, Path(tmp))
+    problems = []
+    for reply in (next((r for r in replies if r.error), None), next((r for r in replies if not r.error), None)):
+        if reply is None:
+            continue
+        history = [Message("user", "Do the task.", "instruction"), Message("assistant", reply.text, "reply")]
+        turns = [TurnRecord(1, "instruction", Reply(raw=reply.text, error=reply.error))]
+        try:
+            async with Probe(edited, instruction="Do the task.", turns=turns, model=_Room(), timeout_s=10.0) as p:
+                new = await p.call("before_query", history)
+        except (FunctionError, wire.Malformed) as exc:
+            return f"your before_query failed on a recorded reply: {str(exc)[:200]}"
+        changed = new is not None and list(new) != history
+        if reply.error and not changed:
+            problems.append("it leaves a history whose last reply the parser refused as it was, so the model still "
+                            "sees that reply (and sends it again)")
+        if not reply.error and changed:
+            problems.append("it changes a history whose last reply the parser read")
+    return "; ".join(problems)
