@@ -130,7 +130,8 @@ if [ "$step" = heldout ]; then
       # are taken rather than drawn again (--share-from: the same generation, draws and task content only)
       seed=$(.venv/bin/python -c 'import sys, yaml; from modularrsi.evolve.seeds import derived_seed
 print(derived_seed((yaml.safe_load(open(sys.argv[1])) or {}).get("seed", 0), "eval"))' "$dir/config.yaml" 2>/dev/null \
-        || echo 0)
+        || { echo "evolve-$arm: $dir/config.yaml unreadable: seed 0, so no earlier evaluation's attempts are taken" >&2
+             echo 0; })
       shared=()
       for other in "$OUT"/evolve-*/eval "$OUT"/heldout-*; do
         [ -f "$other/baseline/lock.json" ] && [ "$other" != "$where" ] && shared+=("$other")
