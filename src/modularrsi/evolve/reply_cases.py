@@ -211,8 +211,9 @@ class _Room:
 
 async def check_history(key: str, source: str, replies: list[RecordedReply]) -> str:
     """An edited Context core (``key``) on a history whose last reply is a recorded refused one, and on one whose
-    last reply is a recorded read one, in a confined worker: why it is refused (it leaves the refused reply in
-    view, or changes a history the parser read), or ""."""
+    last reply is a recorded read one, in a confined worker: why it is refused (it returns the history ending in
+    the refused reply unchanged, or changes a history the parser read), or "". What an edit does with the refused
+    reply (drops it, rewords it, moves it) is for the execution gate to judge."""
     with tempfile.TemporaryDirectory(prefix="history-check-") as tmp:
         edited = function_of(key, source, Path(tmp))
     problems = []
