@@ -43,6 +43,7 @@ def test_the_function_goes_in_front_of_parse_and_the_file_still_meets_its_contra
     ("def repair_reply(text, extra):\n    return text\n", "must define def repair_reply\\(text\\): with one argument"),
     ("def fix(text):\n    return text\n", "must define def repair_reply"),
     ("def repair_reply(text)\n    return text\n", "your function does not parse: line 1"),
+    ("async def repair_reply(text):\n    return text\n", "must be a plain def, not async def"),  # parse is not async
 ])
 def test_what_cannot_be_used_is_said_in_one_line(code, reason):
     with pytest.raises(ValueError, match=reason):
@@ -74,11 +75,14 @@ def test_the_hole_is_asked_for_a_direction_about_refused_replies(module, mechani
     assert hole_for(request, core.read_text()) is wanted
 
 
-def test_a_history_without_the_refused_reply_asks_its_message_again_in_a_real_episode(tmp_path, task_factory):
-    """The scripted model's refused reply never reaches it again: each refusal re-asks the instruction."""
+@pytest.mark.parametrize("written", [DROP, DROP.replace("def edit_history", "async def edit_history")])
+def test_a_history_without_the_refused_reply_asks_its_message_again_in_a_real_episode(tmp_path, task_factory,
+                                                                                       written):
+    """The scripted model's refused reply never reaches it again: each refusal re-asks the instruction (an async
+    edit_history is awaited)."""
     path = tmp_path / "context" / "summarize_on_pressure.py"
     path.parent.mkdir()
-    path.write_text(fill(FORGET, CONTEXT.read_text(), DROP))
+    path.write_text(fill(FORGET, CONTEXT.read_text(), written))
     broken = '{"analysis": "one\ntwo", "plan": "p", "commands": [], "task_complete": false}'
     kernel = kernel_with(tmp_path / "k", task_factory(), {}, loaded=(load_function(path),),
                          replies=[broken, broken, reply(["ls\n"]), reply(done=True), reply(done=True)])
@@ -90,9 +94,9 @@ def test_a_history_without_the_refused_reply_asks_its_message_again_in_a_real_ep
 
 
 async def test_the_guided_editor_asks_a_context_direction_for_edit_history_alone(tmp_path, monkeypatch):
-    """Shown the refused replies of its trials, asked for edit_history alone; an async def, a function that matches
-    the task's own texts, one that changes nothing (what the 1.5B wrote) and one that drops read replies too go back
-    with the reason; the one that drops the refused reply alone goes on."""
+    """Shown the refused replies of its trials, asked for edit_history alone; a function that matches the task's
+    own texts, one that changes nothing (what the 1.5B wrote) and one that drops read replies too go back with the
+    reason; the one that drops the refused reply alone goes on, awaited where it is an async def."""
     monkeypatch.setenv(KEY_ENV, "sk-dummy-weak")
     monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     summary = "the agent sends its refused reply again word for word"
@@ -107,25 +111,25 @@ async def test_the_guided_editor_asks_a_context_direction_for_edit_history_alone
     inert = "def edit_history(history, error):\n    return history\n"
     always = "def edit_history(history, error):\n    return history[:-1]\n"
     read = RecordedReply(text=reply(["ls\n"]))
-    answers = [f"{FENCE}python\n{code}{FENCE}" for code in (asynchronous, matching, inert, always, DROP)]
+    answers = [f"{FENCE}python\n{code}{FENCE}" for code in (matching, inert, always, asynchronous)]
     with FakeOpenAIServer([*answers, description]) as server:
         proposal = await LLMEditor(llm(server), max_turns=8, form="guided").edit(
             EditRequest(direction=direction, parent_dir=BASELINE, modules=["context"], replies=[refused, read]),
             tmp_path / "staging")
     assert proposal.description == description
     staged = (tmp_path / "staging" / "modules" / "context" / "summarize_on_pressure.py").read_text()
-    assert DROP.rstrip() in staged and "new = await before_query_before_edit_history(edited, ctx)" in staged
+    assert asynchronous.rstrip() in staged and "edited = await edit_history(list(history), error)" in staged
+    assert "new = await before_query_before_edit_history(edited, ctx)" in staged
     task = server.requests[0]["messages"][1]["content"]
     assert "The function yours runs before:" in task and "async def before_query(history, ctx):" in task
     assert "def on_overflow" not in task and "def edit_history(history, error):" in task
     assert "The parser refused it: Invalid JSON: Invalid control character" in task
-    told = [sent["messages"][-1]["content"] for sent in server.requests[1:6]]
-    assert told[0].startswith("Refused: edit_history must be a plain def, not async def")
-    assert told[1].startswith(f"Refused: your function matches text copied from the task ({summary!r}); it must "
+    told = [sent["messages"][-1]["content"] for sent in server.requests[1:5]]
+    assert told[0].startswith(f"Refused: your function matches text copied from the task ({summary!r}); it must "
                               "work for any history and any error, not for the examples")
-    assert "Refused: it leaves a history whose last reply the parser refused as it was" in told[2]  # run, confined
-    assert "Refused: it changes a history whose last reply the parser read." in told[3]
-    assert told[4].startswith("Now describe your change")
+    assert "Refused: it leaves a history whose last reply the parser refused as it was" in told[1]  # run, confined
+    assert "Refused: it changes a history whose last reply the parser read." in told[2]
+    assert told[3].startswith("Now describe your change")
 
 
 def test_a_string_is_copied_when_the_task_holds_it_word_for_word():

@@ -27,7 +27,9 @@ __all__ = ["FORGET", "HOLES", "REPAIR", "Hole", "copied", "fill", "hole_for"]
 @dataclass(frozen=True)
 class Hole:
     """A function the model writes (``name(*params)``, returning a new ``params[0]``) run before core callable
-    ``wraps``, whose first argument it replaces; ``code`` is the callable that calls it, a template."""
+    ``wraps``, whose first argument it replaces; ``code`` is the callable that calls it, a template. Where that
+    callable is itself async (``awaits``), an ``async def`` the model writes is awaited: asked for
+    ``edit_history`` beside the async ``before_query``, the 1.5B wrote ``async def`` in 10 of its 16 answers."""
 
     module: str
     wraps: str
@@ -35,8 +37,9 @@ class Hole:
     params: tuple[str, ...]
     does: str  # what the function must do, said to the model
     general: str  # what "general" means for it, said to the model
-    code: str  # the new ``wraps``: {args}, {first} and {before} (the renamed parent) filled in
+    code: str  # the new ``wraps``: {args}, {first}, {before} (the renamed parent) and {call} filled in
     needs: str = ""  # an import line ``code`` needs, added unless the core file has it
+    awaits: bool = False  # ``code`` is async: {call} awaits an async function
 
     @property
     def signature(self) -> str:
@@ -85,12 +88,12 @@ FORGET = Hole("context", "before_query", "edit_history", ("history", "error"),
               'async def before_query({args}):\n    """before_query, on the {first} edit_history returns (given the '
               'parser\'s error for the latest reply)."""\n'
               "    turns = ctx.state.turns\n    error = turns[-1].reply.error if turns else None\n"
-              "    edited = edit_history(list({first}), error)\n"
+              "    edited = {call}(list({first}), error)\n"
               "    if not isinstance(edited, list) or not all(isinstance(m, Message) for m in edited):\n"
               '        raise TypeError("edit_history must return the history (a list of messages)")  # said to the '
               "model\n    new = await {before}(edited, ctx)\n"
               "    return edited if new is None and edited != list({first}) else new\n",
-              "from modularrsi.harness.protocols import Message")
+              "from modularrsi.harness.protocols import Message", awaits=True)
 HOLES = (REPAIR, FORGET)
 
 
@@ -129,10 +132,12 @@ def fill(hole: Hole, core_source: str, code: str) -> str:
         written = ast.parse(code)
     except SyntaxError as exc:
         raise ValueError(f"your function does not parse: line {exc.lineno}: {exc.msg}") from None
-    if any(isinstance(n, ast.AsyncFunctionDef) and n.name == hole.name for n in written.body):
+    function = next((n for n in written.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+                     and n.name == hole.name), None)
+    awaited = isinstance(function, ast.AsyncFunctionDef)
+    if awaited and not hole.awaits:
         raise ValueError(f"{hole.name} must be a plain def, not async def: the harness calls it and uses what it "
                          "returns at once")
-    function = next((n for n in written.body if isinstance(n, ast.FunctionDef) and n.name == hole.name), None)
     if function is None or len(function.args.args) != len(hole.params):
         said = "one argument" if len(hole.params) == 1 else f"{len(hole.params)} arguments"
         raise ValueError(f"the block must define {hole.signature} with {said}")
@@ -156,7 +161,8 @@ def fill(hole: Hole, core_source: str, code: str) -> str:
     if described is not None:  # the file says what it does now (the review reads it)
         said = f"{ast.literal_eval(described.value)} Each {first} first goes through {hole.name} (an edit's)."
         source[described.lineno - 1:described.end_lineno] = [f"DESCRIPTION = {said!r}"]
-    wrapper = hole.code.format(args=args, first=first, before=before)
+    call = f"await {hole.name}" if awaited else hole.name
+    wrapper = hole.code.format(args=args, first=first, before=before, call=call)
     if hole.needs and hole.needs not in source:
         added = f"{hole.needs}\n\n\n{added}"
     return "\n".join(source).rstrip() + f"\n\n\n{added}\n\n\n{wrapper}"
