@@ -17,7 +17,7 @@
 #    bench/small_tier/results/mechanisms.txt (and .json, the ground truth the summary judges by).
 # 4. evolve: the arms (bench/small_tier/evolve-catalogue.yaml, then evolve-llm{,-blocks,-guided,-replies}.yaml and
 #    evolve-catalogue-context.yaml, which start from the catalogue arm's draws, then evolve-llm-context.yaml, from
-#    catalogue-context's), each with its held-out evaluation
+#    catalogue-context's, and evolve-llm-context-2.yaml, from llm-context's), each with its held-out evaluation
 #    against gen_0; each arm's eval.json and what it promoted into results/. ARMS="a b" runs only those arms
 #    (evolve, heldout).
 # 4b. heldout (not part of all): after held-out tasks were added and measured (difficulty TASK_DIR..., select),
@@ -106,7 +106,7 @@ if [ "$step" = evolve ] || [ "$step" = all ]; then
   # the LLM arms share the catalogue arm's draws (share_from); llm-blocks and llm-guided are the LLM arm with its
   # editor's code in fenced blocks rather than JSON strings, and with no tool loop at all (editor.format);
   # llm-replies is llm-guided with recorded replies (editor.replies)
-  for arm in ${ARMS:-catalogue llm llm-blocks llm-guided llm-replies catalogue-context llm-context}; do
+  for arm in ${ARMS:-catalogue llm llm-blocks llm-guided llm-replies catalogue-context llm-context llm-context-2}; do
     dir="$OUT/evolve-$arm"
     # a started run goes on with its own config.yaml (--resume takes no --config)
     if [ -f "$dir/config.yaml" ]; then where=(--resume "$dir"); else where=(--config "bench/small_tier/evolve-$arm.yaml" --out "$dir"); fi
@@ -118,7 +118,7 @@ fi
 if [ "$step" = heldout ]; then
   # each arm's frozen library against gen_0 on the held-out evaluation set as selected now (after held-out tasks
   # were added: difficulty TASK_DIR..., then select), paired; an arm that changed nothing is gen_0 and is skipped
-  for arm in ${ARMS:-catalogue llm llm-blocks llm-guided llm-replies catalogue-context llm-context}; do
+  for arm in ${ARMS:-catalogue llm llm-blocks llm-guided llm-replies catalogue-context llm-context llm-context-2}; do
     dir="$OUT/evolve-$arm" where="$OUT/heldout-$arm"
     changed=$(.venv/bin/python -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["changed_modules"]))' \
       "$dir/frozen.json" 2>/dev/null || echo none)
@@ -151,6 +151,6 @@ if [ "$step" = summary ] || [ "$step" = all ]; then
   .venv/bin/python bench/small_tier/summary.py --arm "llm=$OUT/evolve-llm" --arm "llm-blocks=$OUT/evolve-llm-blocks" \
     --arm "llm-guided=$OUT/evolve-llm-guided" --arm "llm-replies=$OUT/evolve-llm-replies" \
     --arm "catalogue=$OUT/evolve-catalogue" --arm "catalogue-context=$OUT/evolve-catalogue-context" \
-    --arm "llm-context=$OUT/evolve-llm-context" \
+    --arm "llm-context=$OUT/evolve-llm-context" --arm "llm-context-2=$OUT/evolve-llm-context-2" \
     --mechanisms "$RESULTS/mechanisms.json" --results "$RESULTS"
 fi

@@ -52,6 +52,10 @@ def test_the_arms_share_the_measured_agent_and_differ_only_in_the_editor():
     assert llm_context.modules == ["context"]
     assert llm_context.share_from == Path("runs/small-tier/evolve-catalogue-context")
     assert llm_context.model_dump(exclude=apart) == replies.model_dump(exclude=apart)
+    # the same arm drawn again (an async edit_history awaited), from the llm-context run's draws
+    again = EvolveConfig.load(TIER / "evolve-llm-context-2.yaml")
+    assert again.share_from == Path("runs/small-tier/evolve-llm-context")
+    assert again.model_dump(exclude={"share_from"}) == llm_context.model_dump(exclude={"share_from"})
 
 
 def evolve(config, out):
