@@ -19,7 +19,7 @@ ALLOWED_PYTHON = re.compile(r"python3 (-I -|/app/)")
 
 
 def test_every_shipped_verifier_sources_the_canonical_verdict_sh():
-    assert len(SHIPPED) == 184  # 44 + 20 shipped first, 56 + 64 of the small-model tier
+    assert len(SHIPPED) == 208  # 44 + 20 shipped first, 56 + 88 of the small-model tier
     canonical = VERDICT.read_bytes()
     stale = [p.name for p in SHIPPED if (p / "tests" / "verdict.sh").read_bytes() != canonical]
     assert not stale, f"tests/verdict.sh differs from tasks/verdict.sh (copy it over): {stale}"

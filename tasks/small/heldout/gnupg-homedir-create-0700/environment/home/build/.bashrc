@@ -1,0 +1,2 @@
+export GNUPGHOME=$HOME/.gnupg
+export PATH=$HOME/bin:$PATH

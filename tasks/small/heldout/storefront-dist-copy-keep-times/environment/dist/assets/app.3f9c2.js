@@ -1,0 +1,1 @@
+document.addEventListener("DOMContentLoaded",()=>{document.body.dataset.ready="1"});
