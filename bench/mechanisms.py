@@ -27,6 +27,11 @@ evolution saw and gen_0 is not paid for twice.
         --manifest bench/small_tier/results/pool-manifest.json -k 3 -n 4 --env local \
         --only json_repair loop_guard evidence_check --out DIR --json truth.json --text truth.txt
 
+``--generation NAME=DIR`` benches an evolved library as one more variant, before the catalogue's - an
+evolution arm's frozen library (``runs/.../frozen``), whose functions are the model's own and so have no
+catalogue row: its JSON row names the functions that differ from gen_0 with their content hashes, which is
+how ``bench/small_tier/summary.py`` finds the ground truth of a promoted function it did not write.
+
 ``--json``/``--text`` are rewritten after every variant, listing those not run yet: a bench stopped part-way
 keeps what it measured, and the same command goes on from there.
 """
@@ -48,6 +53,7 @@ import yaml
 
 from modularrsi.evolve.gates.stats import task_sign_test_p
 from modularrsi.harness import BASELINE
+from modularrsi.harness.library import GenerationError, load_generation
 from modularrsi.models.settings import is_sim
 from modularrsi.offline.catalogue import CATALOGUE
 from modularrsi.offline.sim_editor import SimEditor
@@ -159,14 +165,44 @@ def signal_table(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n(per attempt; obs KB = mean size of an observation message)"
 
 
-def ground_truth(rows: list[dict], setup: Setup, model: str, replayed: bool, pending: list[str]) -> dict:
+def changed_functions(generation: Path) -> dict[str, str]:
+    """The functions of ``generation`` that gen_0 does not have, as ``module/name`` -> content hash."""
+    try:
+        library, base = load_generation(generation), load_generation(BASELINE)
+    except GenerationError as exc:
+        raise SystemExit(f"error: --generation: {exc}") from None
+    return {key: fn.sha256 for key, fn in sorted(library.functions.items())
+            if key not in base.functions or base.functions[key].sha256 != fn.sha256}
+
+
+def parse_generations(specs: list[str]) -> list[tuple[str, Path]]:
+    """``--generation NAME=DIR`` values, checked: a name no catalogue tag has, a generation directory."""
+    named = []
+    for spec in specs:
+        name, _, where = spec.partition("=")
+        if not name or not where:
+            raise SystemExit(f"error: --generation {spec}: expected NAME=DIR (e.g. llm-context-2=runs/.../frozen)")
+        if name in CATALOGUE or name.startswith("gen_0") or name in {n for n, _ in named}:
+            raise SystemExit(f"error: --generation {spec}: the name {name} is taken (a catalogue tag, gen_0 or "
+                             "another --generation): choose another")
+        if not (Path(where) / "manifest.json").is_file():
+            raise SystemExit(f"error: --generation {spec}: {where} holds no manifest.json (not a generation "
+                             "directory; an arm's library is its run's frozen/)")
+        named.append((name, Path(where)))
+    return named
+
+
+def ground_truth(rows: list[dict], setup: Setup, model: str, replayed: bool, pending: list[str],
+                 own: dict[str, dict[str, str]] | None = None) -> dict:
     """The table as data (``--json``): what ``bench/small_tier/summary.py`` judges promoted changes by.
-    ``pending``: the variants not run yet (a bench stopped part-way still states what it has measured)."""
+    ``pending``: the variants not run yet (a bench stopped part-way still states what it has measured);
+    ``own``: per ``--generation`` variant, its functions that differ from gen_0 (``changed_functions``)."""
     keep = ("name", "overall", "wins", "losses", "tasks_up", "tasks_down", "p")
+    own = own or {}
     return {"model": model, "simulated": is_sim(model), "replayed": replayed,
             "tasks": rows[0]["overall"]["tasks"], "k": setup.k, "seed": setup.seed, "pending": pending,
             "rows": [{key: row[key] for key in keep} | {"delta_acc": row["overall"]["acc"] - rows[0]["overall"]["acc"]}
-                     for row in rows]}
+                     | ({"functions": own[row["name"]]} if row["name"] in own else {}) for row in rows]}
 
 
 def compare(rows: list[dict]) -> None:
@@ -189,9 +225,9 @@ def report(rows: list[dict], setup: Setup, model: str, replayed: bool, pending: 
     label = ("sim model (simulated: these numbers test the machinery, not a real model)" if is_sim(model) else
              f"model {model}{paired}")
     waiting = f"\nnot run yet (run the same command again to go on): {', '.join(pending)}\n" if pending else ""
-    return (f"gen_0 vs gen_0 + one catalogue mechanism; {label}; {o['tasks']} tasks x k={setup.k}, run seed "
-            f"{setup.seed} (paired attempt seeds); {seconds:.0f} s\n{waiting}\n{table(rows, rows[0])}\n\n"
-            f"{signal_table(rows)}\n\nrun directories: {root}")
+    return (f"gen_0 vs gen_0 + one catalogue mechanism or evolved library; {label}; {o['tasks']} tasks x "
+            f"k={setup.k}, run seed {setup.seed} (paired attempt seeds); {seconds:.0f} s\n{waiting}\n"
+            f"{table(rows, rows[0])}\n\n{signal_table(rows)}\n\nrun directories: {root}")
 
 
 def adopt_gen0(run: Path, root: Path, setup: Setup) -> Setup:
@@ -207,7 +243,8 @@ def adopt_gen0(run: Path, root: Path, setup: Setup) -> Setup:
 
 
 def main(setup: Setup, only: list[str], out: Path | None, repeat: bool | None, as_json: Path | None = None,
-         gen0_from: Path | None = None, as_text: Path | None = None) -> None:
+         gen0_from: Path | None = None, as_text: Path | None = None,
+         generations: list[tuple[str, Path]] | None = None) -> None:
     root = out or Path(tempfile.mkdtemp(prefix="bench-mechanisms-"))
     root.mkdir(parents=True, exist_ok=True)
     if gen0_from is not None:
@@ -218,7 +255,8 @@ def main(setup: Setup, only: list[str], out: Path | None, repeat: bool | None, a
     unknown = [tag for tag in only if tag not in CATALOGUE]
     if unknown:
         raise SystemExit(f"error: --only {' '.join(unknown)}: not a catalogue tag; the tags: {' '.join(CATALOGUE)}")
-    variants = [("gen_0", BASELINE)]
+    variants = [("gen_0", BASELINE), *(generations or [])]  # an arm's own library first: it is what is judged
+    own = {name: changed_functions(where) for name, where in generations or []}
     for tag in only or list(CATALOGUE):  # in the order given: a long real-model bench runs the first ones first
         entry, staging = CATALOGUE[tag], root / f"gen_{tag}"
         if not (staging / "manifest.json").is_file():
@@ -246,8 +284,8 @@ def main(setup: Setup, only: list[str], out: Path | None, repeat: bool | None, a
         if as_text:
             write_text(as_text, text + "\n")
         if as_json:
-            write_text(as_json, json.dumps(ground_truth(rows, setup, model, replay is not None, pending), indent=2)
-                       + "\n")
+            write_text(as_json, json.dumps(ground_truth(rows, setup, model, replay is not None, pending, own),
+                                           indent=2) + "\n")
         return text
 
     for name, _ in variants:
@@ -282,8 +320,11 @@ if __name__ == "__main__":
     parser.add_argument("--json", type=Path, help="also write the table as JSON here, after every variant (the "
                         "ground truth that bench/small_tier/summary.py reads; its 'pending' lists what is not run yet)")
     parser.add_argument("--text", type=Path, help="also write the printed tables here, after every variant")
+    parser.add_argument("--generation", action="append", default=[], metavar="NAME=DIR",
+                        help="also bench this library directory (e.g. an arm's frozen/) as variant NAME, first "
+                        "(repeatable)")
     parser.add_argument("--gen0-from", type=Path, help="a finished gen_0 run of the same tasks (e.g. an evolution's "
                         "samples/<gen_0>-s<seed>): copied in as gen_0; its seed and K are used")
     args = parser.parse_args()
     main(Setup(args.tasks, args.k, args.n, args.seed, args.config, args.manifest, args.env), args.only, args.out,
-         args.repeat, args.json, args.gen0_from, args.text)
+         args.repeat, args.json, args.gen0_from, args.text, parse_generations(args.generation))

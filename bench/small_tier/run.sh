@@ -96,8 +96,19 @@ if [ "$step" = mechanisms ] || [ "$step" = all ]; then
     "$OUT/evolve-catalogue/lanes/tool_use/epoch_0/sample.json" 2>/dev/null || true)
   gen0=(); [ -n "$sample" ] && [ -f "$OUT/evolve-catalogue/$sample/results.json" ] && \
     gen0=(--gen0-from "$OUT/evolve-catalogue/$sample")
+  # and first, each LLM arm's frozen library that holds a function of the model's own (promoted, kept): the
+  # catalogue has no row for it, so its ground truth is that library against gen_0 on the same draws
+  own=()
+  for dir in "$OUT"/evolve-*; do
+    .venv/bin/python -c 'import json, sys; from pathlib import Path
+run = Path(sys.argv[1]); lines = (run / "history.jsonl").read_text().splitlines() if (run / "frozen").is_dir() else []
+sys.exit(not any(c["outcome"] == "promoted" and c.get("fate", "kept") == "kept"
+                 and c.get("editor", "").startswith("llm-editor") for c in map(json.loads, filter(None, lines))))' \
+      "$dir" 2>/dev/null && own+=(--generation "${dir##*/evolve-}=$dir/frozen")
+  done
   .venv/bin/python bench/mechanisms.py --config "$AGENT" --tasks tasks/small/pool \
     --manifest "$RESULTS/pool-manifest.json" -k 3 -n "$CONCURRENCY" --env local --out "$OUT/mechanisms" "${gen0[@]}" \
+    "${own[@]}" \
     --only json_repair forget_refused loop_guard retry_same_prompt quoted_feedback task_reminder evidence_check \
       requirements_recap tail_window lenient_parse \
     --json "$RESULTS/mechanisms.json" --text "$RESULTS/mechanisms.txt"

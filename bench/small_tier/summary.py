@@ -12,8 +12,10 @@ committed results re-render on a machine without the runs.
 
 A promoted function is judged by its catalogue mechanism's row: **right** when more tasks rose than fell
 and the sign test over tasks gives p <= ``--alpha``, **harmful** when more fell with p <= alpha, **inert**
-otherwise; a function that is no catalogue mechanism (the model's own) has no row and says so - its
-effect is the held-out row. A run that promoted nothing, or whose held-out difference is not significant,
+otherwise; a function that is no catalogue mechanism (the model's own) is judged by the row of a library
+benched with ``bench/mechanisms.py --generation`` that holds the very same function (same content hash,
+e.g. the arm's frozen library), and without one says so - its effect is then the held-out row alone.
+A run that promoted nothing, or whose held-out difference is not significant,
 says what stopped it; a held-out difference that is not significant also says how many held-out tasks the
 sign test would need at the rates of tasks fixed and broken it saw.
 
@@ -63,12 +65,27 @@ def written_functions(change: Change) -> list[str]:
     return [f.removeprefix("modules/").removesuffix(".py") for f in change.files if f.startswith("modules/")]
 
 
-def judge(function: str, truth: dict | None, alpha: float) -> dict:
-    """The ground truth's verdict on one promoted function (``module/name``)."""
+def function_hashes(layout: RunLayout, change: Change) -> dict[str, str]:
+    """Content hashes of the functions a promoted change wrote, from its lane generation's manifest ({} when
+    that generation is not there, e.g. results re-rendered without the run)."""
+    manifest = layout.lanes / change.lane / (change.promoted_as or "-") / "manifest.json"
+    if not manifest.is_file():
+        return {}
+    entries = {f"{f['module']}/{f['name']}": f["sha256"] for f in json.loads(manifest.read_text())["functions"]}
+    return {name: entries[name] for name in written_functions(change) if name in entries}
+
+
+def judge(function: str, truth: dict | None, alpha: float, sha256: str | None = None) -> dict:
+    """The ground truth's verdict on one promoted function (``module/name``, its content hash ``sha256``):
+    by its catalogue mechanism's row, or else by a benched library's row holding that very function."""
     tag = TAG_OF.get(function.split("/")[-1])
     row = next((r for r in (truth or {}).get("rows", []) if r["name"] == tag), None) if tag else None
     if tag is None:
-        return {"function": function, "tag": None, "verdict": "own mechanism (no ground-truth row)"}
+        row = next((r for r in (truth or {}).get("rows", [])
+                    if sha256 is not None and (r.get("functions") or {}).get(function) == sha256), None)
+        if row is None:
+            return {"function": function, "tag": None, "verdict": "own mechanism (no ground-truth row)"}
+        tag = f"own, benched as {row['name']}"
     if row is None:
         pending = truth is None or tag in truth.get("pending", [])
         return {"function": function, "tag": tag, "verdict": "not measured" if pending else "not in the ground truth"}
@@ -154,7 +171,8 @@ def arm_summary(run: Path, reevaluation: Path | None = None) -> dict:
            "outcomes": dict(Counter(c.outcome for c in changes)),
            "rejected_by": dict(Counter(c.rejected_by for c in changes if c.rejected_by)),
            "promoted": [{"id": c.id, "module": c.module, "mechanism": c.mechanism, "editor": c.editor,
-                         "functions": written_functions(c)} for c in promoted],
+                         "functions": written_functions(c), "sha256": function_hashes(layout, c)}
+                        for c in promoted],
            "cost": {"trials": trials, "hours": round(hours, 3), "tokens": spent and spent.tokens,
                     "calls": spent and spent.calls},
            "heldout": heldout_row(layout.eval_result) if layout.eval_result.is_file() else None,
@@ -213,7 +231,8 @@ def render(arms: dict[str, dict], truth: dict | None, alpha: float) -> str:
               "|---|---|---|---|---|---|---|"]
     for name, arm in arms.items():
         for change in arm["promoted"]:
-            for f in (judge(function, truth, alpha) for function in change["functions"]):
+            for f in (judge(function, truth, alpha, change.get("sha256", {}).get(function))
+                      for function in change["functions"]):
                 measured = (f"{f['tasks_up']} / {f['tasks_down']}", f"{f['p']:.3g}") if "p" in f else ("-", "-")
                 lines.append(f"| {name} | {change['id']} | {f['function']} | {f['tag'] or '-'} | {f['verdict']} | "
                              + " | ".join(measured) + " |")

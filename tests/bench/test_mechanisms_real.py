@@ -146,3 +146,42 @@ def test_an_unknown_mechanism_tag_is_refused_with_the_valid_ones(tmp_path):
                              "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=300, cwd=REPO)
     assert result.returncode != 0
     assert "--only loop_gaurd: not a catalogue tag" in result.stderr and "loop_guard" in result.stderr
+
+
+def test_an_evolved_library_is_benched_first_and_its_own_functions_named_by_hash(tmp_path):
+    """``--generation NAME=DIR``: a library the catalogue has no row for (an arm's frozen one) is a variant of its
+    own, run before the catalogue's, and its JSON row names the functions that differ from gen_0 by content hash
+    (what summary.py matches a promoted function of the model's own against)."""
+    from modularrsi.harness import BASELINE
+    from modularrsi.harness.library import load_generation
+    from modularrsi.offline.sim_editor import SimEditor
+
+    library = tmp_path / "frozen"
+    SimEditor(seed=0, bad_rate=0.0).propose("completion", "evidence_check", BASELINE, library, force="good")
+    own = {key: fn.sha256 for key, fn in load_generation(library).functions.items()
+           if fn.sha256 not in {f.sha256 for f in load_generation(BASELINE).functions.values()}}
+    assert own  # the library differs from gen_0
+    result = subprocess.run(  # the sim model: what is checked here is which variants run and what their rows say
+        [sys.executable, str(REPO / "bench" / "mechanisms.py"), "--tasks", str(TASK), "-k", "1", "-n", "1",
+         "--env", "local", "--no-repeat", "--only", "trim_listing", "--generation", f"my-arm={library}",
+         "--out", str(tmp_path / "out"), "--json", str(tmp_path / "truth.json")],
+        capture_output=True, text=True, timeout=600, cwd=REPO)
+    assert result.returncode == 0, result.stderr[-3000:]
+    rows = json.loads((tmp_path / "truth.json").read_text())["rows"]
+    assert [row["name"] for row in rows] == ["gen_0", "my-arm", "trim_listing"]
+    assert rows[1]["functions"] == own and "functions" not in rows[2]
+    assert "my-arm" in result.stdout
+
+
+def test_a_generation_that_is_not_one_or_whose_name_is_taken_is_refused_in_one_line(tmp_path):
+    def bench(spec):
+        return subprocess.run([sys.executable, str(REPO / "bench" / "mechanisms.py"), "--generation", spec,
+                               "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=300, cwd=REPO)
+
+    missing = bench(f"mine={tmp_path}")
+    assert missing.returncode != 0
+    assert f"--generation mine={tmp_path}: {tmp_path} holds no manifest.json" in missing.stderr
+    taken = bench(f"loop_guard={tmp_path}")
+    assert taken.returncode != 0 and "the name loop_guard is taken" in taken.stderr
+    assert "expected NAME=DIR" in bench("frozen").stderr
+    assert not (tmp_path / "out").exists()  # refused before anything ran

@@ -89,6 +89,14 @@ def test_promoted_functions_are_judged_by_their_mechanisms_row():
     assert summary.judge("tool_use/fix_my_json", TRUTH, 0.1)["verdict"].startswith("own mechanism")
     assert summary.judge("completion/evidence_check", TRUTH, 0.1)["verdict"] == "not in the ground truth"
     assert summary.judge("completion/evidence_check", None, 0.1)["verdict"] == "not measured"
+    benched = TRUTH | {"rows": TRUTH["rows"] + [  # an arm's frozen library benched with --generation
+        {"name": "my-arm", "tasks_up": 5, "tasks_down": 0, "p": 0.0625, "delta_acc": 0.1,
+         "functions": {"context/summarize_on_pressure": "abc"}}]}
+    own = summary.judge("context/summarize_on_pressure", benched, 0.1, "abc")
+    assert own["verdict"] == "right" and own["tag"] == "own, benched as my-arm" and own["tasks_up"] == 5
+    other = summary.judge("context/summarize_on_pressure", benched, 0.1, "abd")  # another edit of that function
+    assert other["verdict"].startswith("own mechanism (no ground-truth row)")
+    assert summary.judge("context/summarize_on_pressure", benched, 0.1)["verdict"].startswith("own mechanism")
     part_way = TRUTH | {"pending": ["evidence_check"]}  # a bench stopped before this mechanism's variant
     assert summary.judge("completion/evidence_check", part_way, 0.1)["verdict"] == "not measured"
     assert "Not measured yet: evidence_check" in summary.render({}, part_way, 0.1)
@@ -199,3 +207,18 @@ def test_a_run_file_that_does_not_fit_is_one_line_naming_it(tmp_path, name, text
                            "--results", str(tmp_path / "results")], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert said in done.stderr and not (tmp_path / "results" / "evolve-x").exists()
+
+
+def test_a_promoted_function_carries_its_content_hash_from_its_lane_generation(tmp_path):
+    run = tmp_path / "evolve-own"
+    make_run(run, [change("context/e0/d0-1", "promoted", ["manifest.json", "modules/context/summarize_on_pressure.py"],
+                          promoted_as="gen_1")])
+    generation = run / "lanes" / "context" / "gen_1"
+    generation.mkdir(parents=True)
+    (generation / "manifest.json").write_text(json.dumps({"functions": [
+        {"module": "context", "name": "summarize_on_pressure", "sha256": "abc"},
+        {"module": "tool_use", "name": "terminus_json", "sha256": "def"}]}))
+    promoted = summary.arm_summary(run)["promoted"]
+    assert promoted[0]["sha256"] == {"context/summarize_on_pressure": "abc"}  # what it wrote, not the whole library
+    shutil.rmtree(generation)  # results re-rendered where the run is gone: no hash, judged as unbenched
+    assert summary.arm_summary(run)["promoted"][0]["sha256"] == {}
