@@ -175,6 +175,11 @@ def changed_functions(generation: Path) -> dict[str, str]:
             if key not in base.functions or base.functions[key].sha256 != fn.sha256}
 
 
+def run_name(variant: str) -> str:
+    """The run directory of a variant (names that differ only in punctuation share one, so they must not meet)."""
+    return "run_" + re.sub(r"\W+", "_", variant).strip("_")
+
+
 def parse_generations(specs: list[str]) -> list[tuple[str, Path]]:
     """``--generation NAME=DIR`` values, checked: a name no catalogue tag has, a generation directory."""
     named = []
@@ -182,13 +187,14 @@ def parse_generations(specs: list[str]) -> list[tuple[str, Path]]:
         name, _, where = spec.partition("=")
         if not name or not where:
             raise SystemExit(f"error: --generation {spec}: expected NAME=DIR (e.g. llm-context-2=runs/.../frozen)")
-        if name in CATALOGUE or name.startswith("gen_0") or name in {n for n, _ in named}:
+        taken = {run_name(n) for n in [*CATALOGUE, "gen_0", *(n for n, _ in named)]}
+        if name.startswith("gen_0") or run_name(name) in taken:
             raise SystemExit(f"error: --generation {spec}: the name {name} is taken (a catalogue tag, gen_0 or "
                              "another --generation): choose another")
         if not (Path(where) / "manifest.json").is_file():
             raise SystemExit(f"error: --generation {spec}: {where} holds no manifest.json (not a generation "
                              "directory; an arm's library is its run's frozen/)")
-        named.append((name, Path(where)))
+        named.append((name, Path(where).resolve()))  # the runs start in the repository, not where this was
     return named
 
 
@@ -226,8 +232,8 @@ def report(rows: list[dict], setup: Setup, model: str, replayed: bool, pending: 
              f"model {model}{paired}")
     waiting = f"\nnot run yet (run the same command again to go on): {', '.join(pending)}\n" if pending else ""
     return (f"gen_0 vs gen_0 + one catalogue mechanism or evolved library; {label}; {o['tasks']} tasks x "
-            f"k={setup.k}, run seed {setup.seed} (paired attempt seeds); {seconds:.0f} s\n{waiting}\n"
-            f"{table(rows, rows[0])}\n\n{signal_table(rows)}\n\nrun directories: {root}")
+            f"k={setup.k}, run seed {setup.seed} (paired attempt seeds); {seconds:.0f} s in the variants' runs\n"
+            f"{waiting}\n{table(rows, rows[0])}\n\n{signal_table(rows)}\n\nrun directories: {root}")
 
 
 def adopt_gen0(run: Path, root: Path, setup: Setup) -> Setup:
@@ -264,14 +270,13 @@ def main(setup: Setup, only: list[str], out: Path | None, repeat: bool | None, a
         variants.append((tag, staging))
     if simulated if repeat is None else repeat:
         variants.append(("gen_0 (repeat)", BASELINE))  # last: also shows drift in machine load over the bench
-    started = time.monotonic()
     replay = root / "run_gen_0" / "cache.sqlite" if setup.config and not simulated else None
-    out_of = {name: root / ("run_" + re.sub(r"\W+", "_", name).strip("_")) for name, _ in variants}
+    out_of = {name: root / run_name(name) for name, _ in variants}
     measured: dict[str, dict] = {}  # name -> row; variants finished here before (this --out) are read, not run
 
     def measure(name: str, results: dict) -> None:
         measured[name] = {"name": name, "overall": results["overall"], "outcomes": outcomes(results),
-                          "signals": signals(out_of[name])}
+                          "signals": signals(out_of[name]), "wall_s": results.get("wall_s") or 0.0}
 
     def write() -> str:
         """The report of every variant measured so far, in the bench's order (a bench stopped part-way keeps it)."""
@@ -280,7 +285,7 @@ def main(setup: Setup, only: list[str], out: Path | None, repeat: bool | None, a
         rows = [measured[name] for name, _ in variants if name in measured]
         pending = [name for name, _ in variants if name not in measured]
         compare(rows)
-        text = report(rows, setup, model, replay is not None, pending, time.monotonic() - started, root)
+        text = report(rows, setup, model, replay is not None, pending, sum(row["wall_s"] for row in rows), root)
         if as_text:
             write_text(as_text, text + "\n")
         if as_json:

@@ -100,11 +100,14 @@ if [ "$step" = mechanisms ] || [ "$step" = all ]; then
   # catalogue has no row for it, so its ground truth is that library against gen_0 on the same draws
   own=()
   for dir in "$OUT"/evolve-*; do
-    .venv/bin/python -c 'import json, sys; from pathlib import Path
-run = Path(sys.argv[1]); lines = (run / "history.jsonl").read_text().splitlines() if (run / "frozen").is_dir() else []
-sys.exit(not any(c["outcome"] == "promoted" and c.get("fate", "kept") == "kept"
-                 and c.get("editor", "").startswith("llm-editor") for c in map(json.loads, filter(None, lines))))' \
-      "$dir" 2>/dev/null && own+=(--generation "${dir##*/evolve-}=$dir/frozen")
+    .venv/bin/python -c 'import sys; from pathlib import Path; from modularrsi.evolve.history import History
+run = Path(sys.argv[1])
+try:
+    changes = History(run / "history.jsonl").changes.values() if (run / "frozen").is_dir() else []
+except ValueError as exc:
+    sys.exit(f"{run}/history.jsonl: unreadable ({str(exc).splitlines()[0]}): its library is not benched")
+sys.exit(not any(c.outcome == "promoted" and c.fate == "kept" and c.editor.startswith("llm-editor") for c in changes))' \
+      "$dir" && own+=(--generation "${dir##*/evolve-}=$dir/frozen")
   done
   .venv/bin/python bench/mechanisms.py --config "$AGENT" --tasks tasks/small/pool \
     --manifest "$RESULTS/pool-manifest.json" -k 3 -n "$CONCURRENCY" --env local --out "$OUT/mechanisms" "${gen0[@]}" \

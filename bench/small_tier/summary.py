@@ -40,6 +40,7 @@ from modularrsi.evolve.gates.stats import tasks_to_show
 from modularrsi.evolve.history import Change, History
 from modularrsi.evolve.layout import LaneLayout, RunLayout
 from modularrsi.evolve.runfiles import read_model
+from modularrsi.harness.manifest import GenerationManifest
 from modularrsi.models.budget import BudgetFile
 from modularrsi.offline.catalogue import CATALOGUE
 from modularrsi.rollouts.runner import read_finished
@@ -68,11 +69,11 @@ def written_functions(change: Change) -> list[str]:
 def function_hashes(layout: RunLayout, change: Change) -> dict[str, str]:
     """Content hashes of the functions a promoted change wrote, from its lane generation's manifest ({} when
     that generation is not there, e.g. results re-rendered without the run)."""
-    manifest = layout.lanes / change.lane / (change.promoted_as or "-") / "manifest.json"
-    if not manifest.is_file():
+    generation = layout.lanes / change.lane / (change.promoted_as or "-")
+    if not (generation / "manifest.json").is_file():
         return {}
-    entries = {f"{f['module']}/{f['name']}": f["sha256"] for f in json.loads(manifest.read_text())["functions"]}
-    return {name: entries[name] for name in written_functions(change) if name in entries}
+    entries = GenerationManifest.read(generation).entries()  # a manifest that does not fit: one-line ValueError
+    return {name: entries[name].sha256 for name in written_functions(change) if name in entries}
 
 
 def judge(function: str, truth: dict | None, alpha: float, sha256: str | None = None) -> dict:

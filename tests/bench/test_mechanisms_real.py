@@ -171,6 +171,9 @@ def test_an_evolved_library_is_benched_first_and_its_own_functions_named_by_hash
     assert [row["name"] for row in rows] == ["gen_0", "my-arm", "trim_listing"]
     assert rows[1]["functions"] == own and "functions" not in rows[2]
     assert "my-arm" in result.stdout
+    runs = [json.loads((tmp_path / "out" / run / "results.json").read_text())["wall_s"]
+            for run in ("run_gen_0", "run_my_arm", "run_trim_listing")]
+    assert f"{sum(runs):.0f} s in the variants' runs" in result.stdout  # a resumed bench reports its whole time
 
 
 def test_a_generation_that_is_not_one_or_whose_name_is_taken_is_refused_in_one_line(tmp_path):
@@ -184,4 +187,6 @@ def test_a_generation_that_is_not_one_or_whose_name_is_taken_is_refused_in_one_l
     taken = bench(f"loop_guard={tmp_path}")
     assert taken.returncode != 0 and "the name loop_guard is taken" in taken.stderr
     assert "expected NAME=DIR" in bench("frozen").stderr
+    same_run = bench(f"loop-guard={tmp_path}")  # its run directory would be loop_guard's
+    assert same_run.returncode != 0 and "the name loop-guard is taken" in same_run.stderr
     assert not (tmp_path / "out").exists()  # refused before anything ran
