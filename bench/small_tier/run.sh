@@ -132,6 +132,8 @@ fi
 if [ "$step" = heldout ]; then
   # each arm's frozen library against gen_0 on the held-out evaluation set as selected now (after held-out tasks
   # were added: difficulty TASK_DIR..., then select), paired; an arm that changed nothing is gen_0 and is skipped
+  # (the arms evaluated here are one family in the summary, judged by Holm-adjusted p-values: name them in ARMS
+  # before the step runs; the small tier's are ARMS="catalogue-context llm-context-2", docs/benchmarks.md)
   for arm in ${ARMS:-catalogue llm llm-blocks llm-guided llm-replies catalogue-context llm-context llm-context-2}; do
     dir="$OUT/evolve-$arm" where="$OUT/heldout-$arm"
     changed=$(.venv/bin/python -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["changed_modules"]))' \

@@ -15,9 +15,10 @@ and the sign test over tasks gives p <= ``--alpha``, **harmful** when more fell 
 otherwise; a function that is no catalogue mechanism (the model's own) is judged by the row of a library
 benched with ``bench/mechanisms.py --generation`` that holds the very same function (same content hash,
 e.g. the arm's frozen library), and without one says so - its effect is then the held-out row alone.
-A run that promoted nothing, or whose held-out difference is not significant,
-says what stopped it; a held-out difference that is not significant also says how many held-out tasks the
-sign test would need at the rates of tasks fixed and broken it saw.
+The arms evaluated on the re-selected held-out set form one family of tests: a gain there counts only when the
+sign test's p-value, Holm-adjusted over that family, is below 0.05. A run that promoted nothing, or whose
+held-out difference is not significant, says what stopped it; a held-out difference that is not significant
+also says how many held-out tasks the sign test would need at the rates of tasks fixed and broken it saw.
 
     python bench/small_tier/summary.py --arm llm=runs/small-tier/evolve-llm \\
         --arm catalogue=runs/small-tier/evolve-catalogue [--mechanisms bench/small_tier/results/mechanisms.json]
@@ -36,7 +37,7 @@ from replies import busy_seconds
 
 from modularrsi.evolve.aggregate import Aggregation
 from modularrsi.evolve.evaluate import EvalResult
-from modularrsi.evolve.gates.stats import tasks_to_show
+from modularrsi.evolve.gates.stats import holm, tasks_to_show
 from modularrsi.evolve.history import Change, History
 from modularrsi.evolve.layout import LaneLayout, RunLayout
 from modularrsi.evolve.runfiles import read_model
@@ -124,9 +125,10 @@ def directions(layout: RunLayout) -> int:
 
 
 def stopped_by(arm: dict) -> str | None:
-    """Why a run shows no significant held-out gain; None when it does."""
+    """Why a run shows no significant held-out gain; None when it does (on the re-selected set, by the p-value
+    adjusted over the family of arms evaluated there, :func:`adjust_family`)."""
     held = arm.get("heldout_reselected") or arm.get("heldout")
-    if arm["promoted"] and held and held["sign_test_p"] < 0.05 and held["delta_acc"] > 0:
+    if arm["promoted"] and held and held.get("holm_p", held["sign_test_p"]) < 0.05 and held["delta_acc"] > 0:
         return None
     if not arm["directions"]:
         return "no direction: the analysis found no harness-caused failure shared by enough tasks"
@@ -138,8 +140,23 @@ def stopped_by(arm: dict) -> str | None:
         return f"gate rejection: nothing promoted ({gates or 'no gate reached'})"
     if held is None:
         return "not evaluated yet: the frozen library has no held-out evaluation"
+    family = (f" (Holm-adjusted over the {held['family']} arms evaluated on this set: {held['holm_p']:.3g})"
+              if held.get("family", 1) > 1 else "")
     return (f"no held-out effect: difference {held['delta_acc']:+.3f}, sign test over tasks "
-            f"p = {held['sign_test_p']:.3g}; {tasks_to_show(held['tasks'], held['fixed'], held['broken'])}")
+            f"p = {held['sign_test_p']:.3g}{family}; {tasks_to_show(held['tasks'], held['fixed'], held['broken'])}")
+
+
+def adjust_family(arms: dict[str, dict]) -> None:
+    """The arms evaluated on the re-selected held-out set are one family of tests, fixed before their results (the
+    arms `run.sh heldout` evaluates): a gain counts there only when Holm's adjusted p-value is below 0.05, so
+    testing more libraries on the one set does not raise the chance of a false claim. Each such row gets its
+    ``holm_p`` and the family's size, and each arm its verdict again. Arms without that row are judged by their
+    first evaluation alone, as planned before it ran."""
+    family = {name: arm["heldout_reselected"]["sign_test_p"] for name, arm in arms.items()
+              if arm.get("heldout_reselected")}
+    for name, adjusted in holm(family).items():
+        arms[name]["heldout_reselected"] |= {"holm_p": adjusted, "family": len(family)}
+        arms[name]["stopped_by"] = stopped_by(arms[name])
 
 
 def heldout_row(path: Path) -> dict:
@@ -189,6 +206,7 @@ def editor_label(arm: dict) -> str:
 
 
 def render(arms: dict[str, dict], truth: dict | None, alpha: float) -> str:
+    adjust_family(arms)
     lines = ["# The small tier: evolution arms against the ground truth", ""]
     models = sorted({h["model"] for arm in arms.values() for h in (arm["heldout"], arm.get("heldout_reselected")) if h})
     if models:
@@ -196,7 +214,8 @@ def render(arms: dict[str, dict], truth: dict | None, alpha: float) -> str:
                   "seeds); gen_0 → frozen in each column; hours are those with trials running."
                   + (" A \"re-selected\" row is the same library on the held-out evaluation set selected again "
                      "(by gen_0's measured difficulty alone) after held-out tasks were added; that row decides "
-                     "what stopped it." if any(arm.get("heldout_reselected") for arm in arms.values()) else ""), ""]
+                     "what stopped it, by its sign test's p-value Holm-adjusted over the arms evaluated on that set."
+                     if any(arm.get("heldout_reselected") for arm in arms.values()) else ""), ""]
     if truth:
         lines.append(f"Ground truth: `bench/mechanisms.py`, model {truth['model']}"
                      f"{' (simulated)' if truth['simulated'] else ''}, {truth['tasks']} tasks x k={truth['k']}, "
@@ -217,7 +236,8 @@ def render(arms: dict[str, dict], truth: dict | None, alpha: float) -> str:
         for label, h in evaluations:
             held = ("not evaluated", "-", "-", "-", "-", "-", "-") if h is None else (
                 f"{h['delta_acc']:+.3f} [{h['delta_acc_ci95'][0]:+.3f}, {h['delta_acc_ci95'][1]:+.3f}]",
-                f"{h['fixed']} / {h['broken']}", f"{h['sign_test_p']:.3g}",
+                f"{h['fixed']} / {h['broken']}", f"{h['sign_test_p']:.3g}"
+                + (f" (Holm {h['holm_p']:.3g})" if h.get("family", 1) > 1 else ""),
                 f"{h['baseline']['pass_at_k']:.2f} → {h['candidate']['pass_at_k']:.2f}",
                 f"{h['baseline']['pass_hat_k']:.2f} → {h['candidate']['pass_hat_k']:.2f}",
                 f"{h['baseline']['mean_steps']:.2f} → {h['candidate']['mean_steps']:.2f}",
@@ -267,7 +287,9 @@ def main() -> None:
         write_text(args.results / f"evolve-{name}" / "arm.json", json.dumps(arm, indent=2) + "\n")
     arms = {p.parent.name.removeprefix("evolve-"): json.loads(p.read_text())
             for p in sorted(args.results.glob("evolve-*/arm.json"))}
-    text = render(arms, truth, args.alpha)
+    text = render(arms, truth, args.alpha)  # judges the re-selected rows as one family: each arm.json again
+    for name, arm in arms.items():
+        write_text(args.results / f"evolve-{name}" / "arm.json", json.dumps(arm, indent=2) + "\n")
     write_text(args.results / "summary.md", text)
     print(text, end="")
 

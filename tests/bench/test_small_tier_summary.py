@@ -178,6 +178,25 @@ def test_a_reevaluation_on_the_reselected_heldout_set_is_a_second_row_and_decide
     assert len([line for line in page.splitlines() if line.startswith("| x |") and "editor" in line]) == 1
 
 
+def test_the_arms_on_the_reselected_set_are_one_family_judged_by_holm_adjusted_p_values(tmp_path):
+    arms = {}
+    for name, p, fixed in (("one", 0.031, 6), ("two", 0.5, 2)):
+        run = make_run(tmp_path / f"evolve-{name}", [
+            change("tool_use/e0/d0-0", "promoted", ["modules/tool_use/terminus_json_repair.py"],
+                   editor="catalogue-editor")], heldout={"diff": 0.03, "p": 0.5, "fixed": 2})
+        write_eval(tmp_path / "results" / f"evolve-{name}" / "heldout-eval.json", diff=0.1, p=p, fixed=fixed)
+        arms[name] = summary.arm_summary(run, tmp_path / "results" / f"evolve-{name}" / "heldout-eval.json")
+    assert arms["one"]["stopped_by"] is None  # alone, 6 / 0 is p = 0.031
+    page = summary.render(arms, TRUTH, 0.1)
+    row = next(line for line in page.splitlines() if line.startswith("| one (re-selected"))
+    assert "| 0.031 (Holm 0.062) |" in row and "Holm-adjusted over the 2 arms evaluated on this set: 0.062" in row
+    assert arms["one"]["stopped_by"].startswith("no held-out effect")
+    assert arms["one"]["heldout_reselected"]["family"] == 2
+    assert arms["two"]["heldout_reselected"]["holm_p"] == 0.5
+    alone = summary.render({"one": arms["one"]}, TRUTH, 0.1)  # the family is the arms evaluated on the set
+    assert "significant held-out gain" in alone and "Holm" not in alone.split("| one (re-selected")[1].split("\n")[0]
+
+
 def test_an_arm_sharing_anothers_draws_counts_only_its_own_trials(tmp_path):
     first = make_run(tmp_path / "evolve-catalogue", [])
     second = make_run(tmp_path / "evolve-llm", [])

@@ -4,7 +4,8 @@ Attempts of one task share its difficulty, so a test over attempts overstates th
 tasks that flip several times; :func:`task_sign_test_p` is the exact binomial sign test on tasks fixed
 vs broken (ties left out). :func:`sign_test_power` is that test's exact power when units (tasks, or a
 bench's worlds) rise, fall or tie independently at given rates, and :func:`units_needed` the fewest units
-that reach a power: what a result that did not separate would have needed at the rates it saw. The
+that reach a power: what a result that did not separate would have needed at the rates it saw; :func:`holm`
+adjusts a family of such p-values (several libraries tested on one held-out set) for multiplicity. The
 execution gate's own sequential test is :mod:`.sequential`.
 """
 
@@ -22,6 +23,18 @@ def task_sign_test_p(improved: int, worsened: int, alternative: Alternative = "t
     if improved + worsened == 0:
         return 1.0
     return float(binomtest(improved, improved + worsened, 0.5, alternative=alternative).pvalue)
+
+
+def holm(pvalues: dict[str, float]) -> dict[str, float]:
+    """Holm's step-down adjustment of a family of p-values (keyed by name): rejecting where the adjusted
+    p-value is at most alpha keeps the chance of any false rejection in the family at most alpha, whatever
+    the dependence between the tests. The i-th smallest p (of m) is multiplied by m - i + 1, capped at 1, and
+    made monotone over the order."""
+    adjusted, running = {}, 0.0
+    for i, (name, p) in enumerate(sorted(pvalues.items(), key=lambda item: item[1])):
+        running = max(running, min(1.0, (len(pvalues) - i) * p))
+        adjusted[name] = running
+    return adjusted
 
 
 def critical(m: int, alpha: float) -> int:
