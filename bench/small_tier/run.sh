@@ -88,9 +88,9 @@ fi
 if [ "$step" = mechanisms ] || [ "$step" = all ]; then
   # the order is the order of use, each variant up to an hour of the model: the mechanism an arm promoted first,
   # then those aimed at what this model's attempts show - answering the parser's feedback with the same refused
-  # reply to the end (forget_refused takes that reply out of the history; retry_same_prompt, in the catalogue's
-  # harmful set, sends the prompt again instead of the feedback), repeated replies, the turn limit - and the
-  # control the catalogue calls harmful last
+  # reply to the end (forget_refused takes that reply out of the history), repeated replies, the turn limit -,
+  # then the completion checks and the observation window every ground truth must have, and last the variants
+  # of the parser's feedback (retry_same_prompt, in the catalogue's harmful set, sends the prompt again instead)
   # gen_0's side: the catalogue arm's epoch-0 sample when it exists (the draws the evolution saw; not paid twice)
   sample=$(.venv/bin/python -c 'import json, sys; print(json.load(open(sys.argv[1]))["run"])' \
     "$OUT/evolve-catalogue/lanes/tool_use/epoch_0/sample.json" 2>/dev/null || true)
@@ -112,8 +112,8 @@ sys.exit(not any(c.outcome == "promoted" and c.fate == "kept" and c.editor.start
   .venv/bin/python bench/mechanisms.py --config "$AGENT" --tasks tasks/small/pool \
     --manifest "$RESULTS/pool-manifest.json" -k 3 -n "$CONCURRENCY" --env local --out "$OUT/mechanisms" "${gen0[@]}" \
     "${own[@]}" \
-    --only json_repair forget_refused loop_guard retry_same_prompt quoted_feedback task_reminder evidence_check \
-      requirements_recap tail_window lenient_parse \
+    --only json_repair forget_refused loop_guard task_reminder evidence_check requirements_recap tail_window \
+      retry_same_prompt quoted_feedback lenient_parse \
     --json "$RESULTS/mechanisms.json" --text "$RESULTS/mechanisms.txt"
 fi
 if [ "$step" = evolve ] || [ "$step" = all ]; then
