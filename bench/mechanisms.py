@@ -57,6 +57,7 @@ from modularrsi.harness.library import GenerationError, load_generation
 from modularrsi.models.settings import is_sim
 from modularrsi.offline.catalogue import CATALOGUE
 from modularrsi.offline.sim_editor import SimEditor
+from modularrsi.rollouts.runner import trials_busy_seconds
 from modularrsi.util.files import write_text
 from modularrsi.util.runcopy import copy_run
 
@@ -232,7 +233,8 @@ def report(rows: list[dict], setup: Setup, model: str, replayed: bool, pending: 
              f"model {model}{paired}")
     waiting = f"\nnot run yet (run the same command again to go on): {', '.join(pending)}\n" if pending else ""
     return (f"gen_0 vs gen_0 + one catalogue mechanism or evolved library; {label}; {o['tasks']} tasks x "
-            f"k={setup.k}, run seed {setup.seed} (paired attempt seeds); {seconds:.0f} s in the variants' runs\n"
+            f"k={setup.k}, run seed {setup.seed} (paired attempt seeds); {seconds:.0f} s with the variants' trials "
+            "running\n"
             f"{waiting}\n{table(rows, rows[0])}\n\n{signal_table(rows)}\n\nrun directories: {root}")
 
 
@@ -276,7 +278,8 @@ def main(setup: Setup, only: list[str], out: Path | None, repeat: bool | None, a
 
     def measure(name: str, results: dict) -> None:
         measured[name] = {"name": name, "overall": results["overall"], "outcomes": outcomes(results),
-                          "signals": signals(out_of[name]), "wall_s": results.get("wall_s") or 0.0}
+                          "signals": signals(out_of[name]),
+                          "wall_s": trials_busy_seconds(out_of[name])}  # every session's, not the last one's
 
     def write() -> str:
         """The report of every variant measured so far, in the bench's order (a bench stopped part-way keeps it)."""

@@ -35,6 +35,8 @@ from collections import Counter
 from datetime import datetime
 from pathlib import Path
 
+from modularrsi.rollouts.runner import busy_seconds
+
 ESCAPE = re.compile(r"\\(.)", re.DOTALL)  # left to right, so an escaped backslash is consumed whole
 
 
@@ -133,18 +135,6 @@ def most_at_once(rows: list[dict]) -> int:
         running += step
         peak = max(peak, running)
     return peak
-
-
-def busy_seconds(spans: list[tuple[datetime, datetime]]) -> float:
-    """Seconds in which at least one of these (start, finish) intervals was running: their union, so the idle
-    time between an interrupted run and its resumption is not counted."""
-    total, end = 0.0, None
-    for start, finish in sorted(spans):
-        if end is None or start > end:
-            total, end = total + (finish - start).total_seconds(), finish
-        elif finish > end:
-            total, end = total + (finish - end).total_seconds(), finish
-    return total
 
 
 def summary(rows: list[dict]) -> dict:

@@ -33,7 +33,6 @@ from pathlib import Path
 
 import yaml
 from pydantic import BaseModel, ValidationError
-from replies import busy_seconds
 
 from modularrsi.evolve.aggregate import Aggregation
 from modularrsi.evolve.evaluate import EvalResult
@@ -44,7 +43,7 @@ from modularrsi.evolve.runfiles import read_model
 from modularrsi.harness.manifest import GenerationManifest
 from modularrsi.models.budget import BudgetFile
 from modularrsi.offline.catalogue import CATALOGUE
-from modularrsi.rollouts.runner import read_finished
+from modularrsi.rollouts.runner import busy_seconds, read_finished
 from modularrsi.util.files import write_text
 
 HERE = Path(__file__).resolve().parent

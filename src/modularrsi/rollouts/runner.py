@@ -20,6 +20,7 @@ import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from harbor.models.trial.config import AgentConfig, TaskConfig
@@ -87,6 +88,24 @@ def read_finished(trial_dir: Path) -> TrialResult | None:
     if result.exception_info is not None and result.exception_info.exception_type in INTERRUPTED:
         return None
     return result
+
+
+def busy_seconds(spans: list[tuple[datetime, datetime]]) -> float:
+    """Seconds in which at least one of these (start, finish) intervals was running: their union, so the idle
+    time between an interrupted run and its resumption is not counted."""
+    total, end = 0.0, None
+    for start, finish in sorted(spans):
+        if end is None or start > end:
+            total, end = total + (finish - start).total_seconds(), finish
+        elif finish > end:
+            total, end = total + (finish - end).total_seconds(), finish
+    return total
+
+
+def trials_busy_seconds(run_dir: Path) -> float:
+    """The seconds a run directory had trials running, over every session that ran or resumed it."""
+    return busy_seconds([(r.started_at, r.finished_at) for path in sorted(run_dir.glob("trials/*/result.json"))
+                         if (r := read_finished(path.parent)) and r.started_at and r.finished_at])
 
 
 class Runner:
