@@ -150,13 +150,13 @@ print(derived_seed((yaml.safe_load(open(sys.argv[1])) or {}).get("seed", 0), "ev
              echo 0; })
       shared=()
       for other in "$OUT"/evolve-*/eval "$OUT"/heldout-*; do
-        [ -f "$other/baseline/lock.json" ] && [ "$other" != "$where" ] && shared+=("$other")
+        [ -f "$other/baseline/lock.json" ] && [ "$other" != "$where" ] && shared+=(--share-from "$other")
       done
       { cat "$AGENT"
         echo "manifest: $RESULTS/heldout-manifest.json"; } > "$where.yaml"
       how=(--config "$where.yaml" --generation "$dir/frozen" --tasks tasks/small/heldout --disjoint-from "$dir" \
            -k 3 -n "$CONCURRENCY" --env local --seed "$seed" --out "$where")
-      [ ${#shared[@]} -eq 0 ] || how+=(--share-from "${shared[@]}")
+      how+=("${shared[@]}")
     fi
     .venv/bin/modularrsi eval "${how[@]}"
     mkdir -p "$RESULTS/evolve-$arm"

@@ -41,6 +41,7 @@ def test_the_heldout_step_evaluates_each_changed_arm_on_the_selection_and_skips_
     arm(tmp_path / "runs" / "evolve-catalogue", ["tool_use"])
     arm(tmp_path / "runs" / "evolve-llm", [])  # nothing promoted: its library is gen_0
     arm(tmp_path / "runs" / "evolve-catalogue-context", ["tool_use"], "lenient_parse")
+    arm(tmp_path / "runs" / "evolve-llm-context-2", ["tool_use"], "quoted_feedback")  # two evaluations to share
     manifest = json.loads((TIER / "results" / "heldout-manifest.json").read_text())
     manifest["selection"]["train"] = SELECTED  # two of the tier's held-out tasks, so the test stays short
     (tmp_path / "results").mkdir()
@@ -64,6 +65,8 @@ def test_the_heldout_step_evaluates_each_changed_arm_on_the_selection_and_skips_
     other = json.loads((tmp_path / "results" / "evolve-catalogue-context" / "heldout-eval.json").read_text())
     assert other["shared"] == {"baseline": 3 * len(SELECTED)}  # gen_0's side is drawn once for both arms
     assert other["baseline"]["acc"] == result["baseline"]["acc"] and result["shared"] == {}
+    last = json.loads((tmp_path / "results" / "evolve-llm-context-2" / "heldout-eval.json").read_text())
+    assert last["shared"] == {"baseline": 3 * len(SELECTED)} and last["baseline"]["acc"] == result["baseline"]["acc"]
     assert "evolve-llm: its frozen library is gen_0 (nothing promoted): not evaluated" in first.stdout
     assert "evolve-llm-blocks: no frozen library yet" in first.stdout
     assert not (tmp_path / "results" / "evolve-llm").exists() and not (REPO / "runs" / "heldout-catalogue").exists()
