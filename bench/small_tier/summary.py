@@ -15,8 +15,10 @@ and the sign test over tasks gives p <= ``--alpha``, **harmful** when more fell 
 otherwise; a function that is no catalogue mechanism (the model's own) is judged by the row of a library
 benched with ``bench/mechanisms.py --generation`` that holds the very same function (same content hash,
 e.g. the arm's frozen library), and without one says so - its effect is then the held-out row alone.
-The arms evaluated on the re-selected held-out set form one family of tests: a gain there counts only when the
-sign test's p-value, Holm-adjusted over that family, is below 0.05. A run that promoted nothing, or whose
+The arms evaluated on the re-selected held-out set form one family of tests, declared before their results
+(``--family``): a gain there counts only when the sign test's p-value, Holm-adjusted over that family, is below
+0.05; a member not evaluated yet counts at p = 1 (the worst case for the others, so a gain claimed early holds
+whatever its result). A run that promoted nothing, or whose
 held-out difference is not significant, says what stopped it; a held-out difference that is not significant
 also says how many held-out tasks the sign test would need at the rates of tasks fixed and broken it saw.
 
@@ -139,22 +141,28 @@ def stopped_by(arm: dict) -> str | None:
         return f"gate rejection: nothing promoted ({gates or 'no gate reached'})"
     if held is None:
         return "not evaluated yet: the frozen library has no held-out evaluation"
-    family = (f" (Holm-adjusted over the {held['family']} arms evaluated on this set: {held['holm_p']:.3g})"
-              if held.get("family", 1) > 1 else "")
+    pending = held.get("pending") or []
+    family = (f" (Holm-adjusted over the family of {held['family']} arms on this set"
+              + (f", {', '.join(pending)} not evaluated yet and counted at p = 1" if pending else "")
+              + f": {held['holm_p']:.3g})" if held.get("family", 1) > 1 else "")
     return (f"no held-out effect: difference {held['delta_acc']:+.3f}, sign test over tasks "
             f"p = {held['sign_test_p']:.3g}{family}; {tasks_to_show(held['tasks'], held['fixed'], held['broken'])}")
 
 
-def adjust_family(arms: dict[str, dict]) -> None:
-    """The arms evaluated on the re-selected held-out set are one family of tests, fixed before their results (the
-    arms `run.sh heldout` evaluates): a gain counts there only when Holm's adjusted p-value is below 0.05, so
-    testing more libraries on the one set does not raise the chance of a false claim. Each such row gets its
-    ``holm_p`` and the family's size, and each arm its verdict again. Arms without that row are judged by their
-    first evaluation alone, as planned before it ran."""
-    family = {name: arm["heldout_reselected"]["sign_test_p"] for name, arm in arms.items()
-              if arm.get("heldout_reselected")}
-    for name, adjusted in holm(family).items():
-        arms[name]["heldout_reselected"] |= {"holm_p": adjusted, "family": len(family)}
+def adjust_family(arms: dict[str, dict], declared: list[str] | tuple[str, ...] = ()) -> None:
+    """The arms evaluated on the re-selected held-out set are one family of tests, fixed before their results
+    (``declared``: the arms `run.sh heldout` evaluates): a gain counts there only when Holm's adjusted p-value is
+    below 0.05, so testing more libraries on the one set does not raise the chance of a false claim. A declared
+    arm without its row yet counts at p = 1, which can only raise the others' adjusted p-values: a verdict given
+    before the family is complete stands whatever that arm shows. An arm evaluated there but not declared joins
+    the family. Each evaluated row gets its ``holm_p``, the family's size and the members still ``pending``, and
+    each arm its verdict again. Arms without that row are judged by their first evaluation alone."""
+    measured = {name: arm["heldout_reselected"]["sign_test_p"] for name, arm in arms.items()
+                if arm.get("heldout_reselected")}
+    pending = sorted(set(declared) - set(measured))
+    adjusted = holm(measured | dict.fromkeys(pending, 1.0))
+    for name in measured:
+        arms[name]["heldout_reselected"] |= {"holm_p": adjusted[name], "family": len(adjusted), "pending": pending}
         arms[name]["stopped_by"] = stopped_by(arms[name])
 
 
@@ -204,8 +212,8 @@ def editor_label(arm: dict) -> str:
     return ", ".join(arm["editors"]) or "no editor called"
 
 
-def render(arms: dict[str, dict], truth: dict | None, alpha: float) -> str:
-    adjust_family(arms)
+def render(arms: dict[str, dict], truth: dict | None, alpha: float, family: list[str] | tuple[str, ...] = ()) -> str:
+    adjust_family(arms, family)
     lines = ["# The small tier: evolution arms against the ground truth", ""]
     models = sorted({h["model"] for arm in arms.values() for h in (arm["heldout"], arm.get("heldout_reselected")) if h})
     if models:
@@ -213,7 +221,8 @@ def render(arms: dict[str, dict], truth: dict | None, alpha: float) -> str:
                   "seeds); gen_0 → frozen in each column; hours are those with trials running."
                   + (" A \"re-selected\" row is the same library on the held-out evaluation set selected again "
                      "(by gen_0's measured difficulty alone) after held-out tasks were added; that row decides "
-                     "what stopped it, by its sign test's p-value Holm-adjusted over the arms evaluated on that set."
+                     "what stopped it, by its sign test's p-value Holm-adjusted over the family of arms declared "
+                     "for that set" + (f" ({', '.join(family)})" if family else "") + "."
                      if any(arm.get("heldout_reselected") for arm in arms.values()) else ""), ""]
     if truth:
         lines.append(f"Ground truth: `bench/mechanisms.py`, model {truth['model']}"
@@ -270,6 +279,9 @@ def main() -> None:
     parser.add_argument("--mechanisms", type=Path, default=HERE / "results" / "mechanisms.json")
     parser.add_argument("--results", type=Path, default=HERE / "results")
     parser.add_argument("--alpha", type=float, default=0.1)
+    parser.add_argument("--family", nargs="*", default=[], metavar="ARM",
+                        help="the arms evaluated on the re-selected held-out set, declared before their results "
+                             "(one family: Holm-adjusted, a member not evaluated yet at p = 1)")
     args = parser.parse_args()
     truth = json.loads(args.mechanisms.read_text()) if args.mechanisms.is_file() else None
     for spec in args.arm:
@@ -286,7 +298,7 @@ def main() -> None:
         write_text(args.results / f"evolve-{name}" / "arm.json", json.dumps(arm, indent=2) + "\n")
     arms = {p.parent.name.removeprefix("evolve-"): json.loads(p.read_text())
             for p in sorted(args.results.glob("evolve-*/arm.json"))}
-    text = render(arms, truth, args.alpha)  # judges the re-selected rows as one family: each arm.json again
+    text = render(arms, truth, args.alpha, args.family)  # judges the re-selected rows as one family: arm.json again
     for name, arm in arms.items():
         write_text(args.results / f"evolve-{name}" / "arm.json", json.dumps(arm, indent=2) + "\n")
     write_text(args.results / "summary.md", text)

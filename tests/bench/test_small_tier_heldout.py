@@ -30,10 +30,16 @@ def arm(root, changed: list[str], mechanism: str = "json_repair"):
     (root / "lock.json").write_text(EvolveLock(mode="lanes", tasks=["package-release-tag"]).model_dump_json())
 
 
-def heldout(tmp_path, server: FakeOpenAIServer) -> subprocess.CompletedProcess:
+def heldout(tmp_path, server: FakeOpenAIServer, step: str = "heldout",
+            arms: str | None = "catalogue llm llm-blocks catalogue-context llm-context-2"
+            ) -> subprocess.CompletedProcess:
+    """``run.sh STEP``; ``arms`` None: the step's default (the declared family)."""
     env = {**os.environ, "SMALL_TIER_OUT": str(tmp_path / "runs"), "SMALL_TIER_RESULTS": str(tmp_path / "results"),
            "SMALL_TIER_AGENT": str(tmp_path / "agent.yaml"), "SMALL_TIER_PORT": str(server.port), "CONCURRENCY": "2"}
-    return subprocess.run(["bash", str(TIER / "run.sh"), "heldout"], cwd=REPO, env=env, capture_output=True,
+    env.pop("ARMS", None)
+    if arms is not None:
+        env["ARMS"] = arms
+    return subprocess.run(["bash", str(TIER / "run.sh"), step], cwd=REPO, env=env, capture_output=True,
                           text=True, timeout=900)
 
 
@@ -53,9 +59,17 @@ def test_the_heldout_step_evaluates_each_changed_arm_on_the_selection_and_skips_
         first = heldout(tmp_path, server)
         assert first.returncode == 0, first.stderr[-3000:] + first.stdout[-3000:]
         asked = len(server.requests)
-        again = heldout(tmp_path, server)  # resumes the finished eval: nothing is asked again
+        again = heldout(tmp_path, server, arms=None)  # the family's evals resumed: nothing is asked again
         assert again.returncode == 0, again.stderr[-3000:]
-        assert len(server.requests) == asked
+        assert len(server.requests) == asked and "evolve-llm:" not in again.stdout
+        for name in ("catalogue", "catalogue-context", "llm-context-2"):
+            (tmp_path / "runs" / f"evolve-{name}" / "history.jsonl").write_text("")
+        summed = heldout(tmp_path, server, "summary", arms=None)
+        assert summed.returncode == 0, summed.stderr[-3000:]
+    page = (tmp_path / "results" / "summary.md").read_text()
+    assert "family of arms declared for that set (catalogue-context, llm-context-2)" in page
+    judged = json.loads((tmp_path / "results" / "evolve-catalogue-context" / "arm.json").read_text())
+    assert judged["heldout_reselected"]["family"] == 3  # the declared two, and catalogue evaluated there too
     written = tmp_path / "results" / "evolve-catalogue" / "heldout-eval.json"
     result = json.loads(written.read_text())
     assert result["tasks"] == len(SELECTED) and result["k"] == 3 and not result["simulated"]

@@ -3,6 +3,7 @@ its cost, and - for a null result - what stopped it."""
 
 from __future__ import annotations
 
+import copy
 import json
 import shutil
 import subprocess
@@ -189,12 +190,22 @@ def test_the_arms_on_the_reselected_set_are_one_family_judged_by_holm_adjusted_p
     assert arms["one"]["stopped_by"] is None  # alone, 6 / 0 is p = 0.031
     page = summary.render(arms, TRUTH, 0.1)
     row = next(line for line in page.splitlines() if line.startswith("| one (re-selected"))
-    assert "| 0.031 (Holm 0.062) |" in row and "Holm-adjusted over the 2 arms evaluated on this set: 0.062" in row
+    assert "| 0.031 (Holm 0.062) |" in row and "Holm-adjusted over the family of 2 arms on this set: 0.062" in row
     assert arms["one"]["stopped_by"].startswith("no held-out effect")
     assert arms["one"]["heldout_reselected"]["family"] == 2
     assert arms["two"]["heldout_reselected"]["holm_p"] == 0.5
-    alone = summary.render({"one": arms["one"]}, TRUTH, 0.1)  # the family is the arms evaluated on the set
+    alone = summary.render({"one": arms["one"]}, TRUTH, 0.1)  # no family declared: the arms evaluated on the set
     assert "significant held-out gain" in alone and "Holm" not in alone.split("| one (re-selected")[1].split("\n")[0]
+    # declared before the results, the family holds while a member is still running: it counts at p = 1
+    early = summary.render({"one": arms["one"]}, TRUTH, 0.1, family=["one", "two"])
+    row = next(line for line in early.splitlines() if line.startswith("| one (re-selected"))
+    assert "| 0.031 (Holm 0.062) |" in row and "two not evaluated yet and counted at p = 1: 0.062" in row
+    assert arms["one"]["heldout_reselected"]["pending"] == ["two"] and arms["one"]["stopped_by"] is not None
+    assert "family of arms declared for that set (one, two)" in early
+    strong = copy.deepcopy(arms["one"])
+    strong["heldout_reselected"]["sign_test_p"] = 0.0156  # 7 / 0: even at the worst the pending arm can show
+    summary.render({"one": strong}, TRUTH, 0.1, family=["one", "two"])
+    assert strong["heldout_reselected"]["holm_p"] == 0.0312 and strong["stopped_by"] is None
 
 
 def test_an_arm_sharing_anothers_draws_counts_only_its_own_trials(tmp_path):
