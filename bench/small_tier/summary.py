@@ -298,6 +298,10 @@ def main() -> None:
         write_text(args.results / f"evolve-{name}" / "arm.json", json.dumps(arm, indent=2) + "\n")
     arms = {p.parent.name.removeprefix("evolve-"): json.loads(p.read_text())
             for p in sorted(args.results.glob("evolve-*/arm.json"))}
+    for name in args.family:  # a misspelt member would count at p = 1 for good, silently
+        if name not in arms and name not in {spec.partition("=")[0] for spec in args.arm}:
+            parser.exit(2, f"error: --family {name}: no such arm (neither --arm {name}=RUN nor "
+                           f"{args.results / f'evolve-{name}' / 'arm.json'}); name the arms as --arm does\n")
     text = render(arms, truth, args.alpha, args.family)  # judges the re-selected rows as one family: arm.json again
     for name, arm in arms.items():
         write_text(args.results / f"evolve-{name}" / "arm.json", json.dumps(arm, indent=2) + "\n")

@@ -252,3 +252,13 @@ def test_a_promoted_function_carries_its_content_hash_from_its_lane_generation(t
     assert promoted[0]["sha256"] == {"context/summarize_on_pressure": "abc"}  # what it wrote, not the whole library
     shutil.rmtree(generation)  # results re-rendered where the run is gone: no hash, judged as unbenched
     assert summary.arm_summary(run)["promoted"][0]["sha256"] == {}
+
+
+def test_a_misspelt_family_member_is_one_line_naming_it(tmp_path):
+    run = make_run(tmp_path / "run", [], heldout={"diff": 0.1, "p": 0.5, "fixed": 1})
+    done = subprocess.run([sys.executable, str(REPO / "bench" / "small_tier" / "summary.py"), "--arm", f"x={run}",
+                           "--results", str(tmp_path / "results"), "--family", "x", "catalogue-contxt"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert done.stderr.startswith("error: --family catalogue-contxt: no such arm (neither --arm catalogue-contxt=RUN")
+    assert not (tmp_path / "results" / "summary.md").exists()
