@@ -1,7 +1,7 @@
 """Attempts per hour of the local model at concurrency 1, 2 and 4 on the same tasks, resumable.
 
     python bench/small_tier/speed.py [--tasks T...] [-k 1] [--levels 1 2 4] [--spec ngram_mod none]
-        [--threads 2 1] [--out runs/small-tier/speed]
+        [--threads 2 1] [--temperature 0] [--out runs/small-tier/speed]
     python bench/small_tier/speed.py --report RUN_DIR...   # the table of finished levels, nothing run
 
 One ``modularrsi run`` of gen_0 per server setting and concurrency level on the same small-tier tasks (K
@@ -14,7 +14,10 @@ other process). Each run directory is ``OUT/<spec>/c<level>`` (``OUT/<spec>-t<th
 ``--threads`` is given); running again finishes an interrupted run and reuses the finished ones. Printed per
 run, from the trials themselves (``replies.py``): attempts per hour of wall time, completion tokens per hour
 (steadier than attempts: the model's attempts differ in length), the prefix-cache share, and both rates as
-ratios to the first row (the lowest level of the first setting).
+ratios to the first row (the lowest level of the first setting). ``--temperature 0`` runs the agent greedy
+instead of at its configured temperature, so that every setting does nearly the same attempts (speculative
+decoding keeps greedy output as it is; only batching's rounding can part them) and attempts per hour compares
+the settings' speed rather than how long their sampled attempts happened to run.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
+import yaml
 from local_server import URL, answering, serving
 from replies import attempt, summary, trials_under
 
@@ -48,12 +52,26 @@ def server(spec: str, slots: int, log: Path, threads: int | None = None):
         yield
 
 
-def run_level(level: int, tasks: list[str], k: int, run_dir: Path) -> Path:
+def agent_config(run_dir: Path, temperature: float | None) -> Path:
+    """The bench's agent settings, with the agent's temperature replaced when one is given (written beside the
+    run directory: a config is a file, and `modularrsi run` has no temperature flag)."""
+    shipped = ROOT / "bench/small_tier/agent.yaml"
+    if temperature is None:
+        return shipped
+    config = yaml.safe_load(shipped.read_text())
+    config["roles"]["agent"]["temperature"] = temperature
+    path = run_dir.with_name(f"{run_dir.name}.yaml")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    return path
+
+
+def run_level(level: int, tasks: list[str], k: int, run_dir: Path, temperature: float | None = None) -> Path:
     command = [str(ROOT / ".venv" / "bin" / "modularrsi"), "run"]
     if (run_dir / "config.yaml").is_file():  # a started run goes on with its own settings (--resume takes no others)
         command += ["--resume", str(run_dir)]
     else:
-        command += ["--config", str(ROOT / "bench/small_tier/agent.yaml"), "--tasks",
+        command += ["--config", str(agent_config(run_dir, temperature)), "--tasks",
                     *[str(ROOT / "tasks/small/pool" / t) for t in tasks], "-k", str(k), "-n", str(level),
                     "--env", "local", "--out", str(run_dir)]
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HARBOR_TELEMETRY": "0",
@@ -89,6 +107,8 @@ def main() -> int:
                         help="serve.py's speculative decoding per server (none: off; external: the running one)")
     parser.add_argument("--threads", nargs="+", type=int, help="serve.py's CPU threads per server (default: "
                         "its own, the machine's cores)")
+    parser.add_argument("--temperature", type=float, help="the agent's temperature instead of agent.yaml's (0: "
+                        "every setting does nearly the same attempts, so attempts per hour compares speed alone)")
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "small-tier" / "speed")
     parser.add_argument("--report", nargs="+", type=Path, metavar="RUN_DIR", help="print the table of these "
                         "finished levels (ratios to the first), running and serving nothing")
@@ -105,7 +125,7 @@ def main() -> int:
             name = f"{spec}-t{threads}" if threads else spec
             with server(spec, max(args.levels), args.out / name / "server.log", threads):
                 for level in sorted(args.levels):
-                    run_dir = run_level(level, args.tasks, args.k, args.out / name / f"c{level}")
+                    run_dir = run_level(level, args.tasks, args.k, args.out / name / f"c{level}", args.temperature)
                     rows.append(figures_of(f"{name} c{level}", run_dir))
     print(table(rows))
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import yaml
 from testutil import REPO, load_script
 
 speed = load_script("bench/small_tier/speed.py")
@@ -38,3 +39,18 @@ def test_report_refuses_a_directory_that_is_no_run(tmp_path):
     done = subprocess.run([sys.executable, str(REPO / "bench" / "small_tier" / "speed.py"), "--report", str(tmp_path)],
                           capture_output=True, text=True, cwd=REPO)
     assert done.returncode != 0 and done.stderr.strip() == f"error: {tmp_path}: not a run directory (no config.yaml)"
+
+
+def test_a_temperature_given_replaces_only_the_agents_and_a_resumed_level_keeps_its_own(tmp_path, monkeypatch):
+    commands = []
+    monkeypatch.setattr(speed.subprocess, "run", lambda command, **_: commands.append(command))
+    run_dir = tmp_path / "external" / "c1"
+    speed.run_level(1, ["csv-sum-paid-invoices"], 3, run_dir, temperature=0.0)
+    written = yaml.safe_load((tmp_path / "external" / "c1.yaml").read_text())
+    shipped = yaml.safe_load((REPO / "bench/small_tier/agent.yaml").read_text())
+    assert commands[-1][commands[-1].index("--config") + 1] == str(tmp_path / "external" / "c1.yaml")
+    assert written["roles"]["agent"]["temperature"] == 0.0 and shipped["roles"]["agent"]["temperature"] == 0.7
+    shipped["roles"]["agent"]["temperature"] = 0.0
+    assert written == shipped  # nothing else changed
+    speed.run_level(1, ["csv-sum-paid-invoices"], 3, tmp_path / "none" / "c1")  # no temperature: the bench's file
+    assert commands[-1][commands[-1].index("--config") + 1] == str(REPO / "bench/small_tier/agent.yaml")
