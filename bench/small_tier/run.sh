@@ -58,8 +58,10 @@ if [ "$step" != select ] && [ "$step" != summary ]; then
   # prefixes, and every evicted turn re-reads its whole prompt (a 5,000-token prompt is over a minute here)
   exec 9>"$OUT/.model.lock"
   flock -n 9 || { echo "another run.sh step is using the model server ($OUT/.model.lock): wait for it to end" >&2; exit 1; }
+  model_step=1
 fi
-if ! curl -fsS http://127.0.0.1:$PORT/v1/models >/dev/null 2>&1; then
+# select and summary read measured results only: no server (a machine without the model renders the summary)
+if [ -n "${model_step:-}" ] && ! curl -fsS http://127.0.0.1:$PORT/v1/models >/dev/null 2>&1; then
   # 9>&-: the server outlives this step and must not hold its lock
   nohup "$HOME_DIR/venv/bin/python" bench/small_tier/serve.py --port "$PORT" > "$OUT/server.log" 2>&1 9>&- &
   for _ in $(seq 1 120); do curl -fsS http://127.0.0.1:$PORT/v1/models >/dev/null 2>&1 && break; sleep 1; done

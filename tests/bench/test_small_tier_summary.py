@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import shutil
+import socket
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -262,3 +264,20 @@ def test_a_misspelt_family_member_is_one_line_naming_it(tmp_path):
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert done.stderr.startswith("error: --family catalogue-contxt: no such arm (neither --arm catalogue-contxt=RUN")
     assert not (tmp_path / "results" / "summary.md").exists()
+
+
+def test_run_sh_summary_renders_the_committed_results_on_a_machine_without_the_model(tmp_path):
+    """No server answers and no model is installed: the summary reads measured results only, so it neither
+    starts nor waits for a server, and the committed results render to the committed page."""
+    committed = REPO / "bench" / "small_tier" / "results"
+    shutil.copytree(committed, tmp_path / "results", ignore=shutil.ignore_patterns("carry"))
+    with socket.socket() as probe:  # a loopback port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "SMALL_TIER_OUT": str(tmp_path / "runs"), "SMALL_TIER_RESULTS": str(tmp_path / "results"),
+           "SMALL_TIER_PORT": str(port), "LOCAL_MODEL_HOME": str(tmp_path / "no-model")}
+    done = subprocess.run(["bash", str(REPO / "bench" / "small_tier" / "run.sh"), "summary"], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=100)  # a server's start is waited for 120 s
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert not (tmp_path / "runs" / "server.log").exists()
+    assert (tmp_path / "results" / "summary.md").read_text() == (committed / "summary.md").read_text()
