@@ -10,14 +10,15 @@ attempts each, the settings of ``bench/small_tier/agent.yaml``). For each ``--sp
 server on 127.0.0.1:8081 with as many slots as the highest level, runs the levels, and stops it; with ``--spec
 external`` it uses whatever server already answers there. ``--threads`` sets the server's CPU threads (each
 value its own server; generation is memory-bound, and on a shared 2-core machine a second thread waits on the
-other process). Each run directory is ``OUT/<spec>/c<level>`` (``OUT/<spec>-t<threads>/c<level>`` when
-``--threads`` is given); running again finishes an interrupted run and reuses the finished ones. Printed per
-run, from the trials themselves (``replies.py``): attempts per hour of wall time, completion tokens per hour
-(steadier than attempts: the model's attempts differ in length), the prefix-cache share, and both rates as
-ratios to the first row (the lowest level of the first setting). ``--temperature 0`` runs the agent greedy
-instead of at its configured temperature, so that every setting does nearly the same attempts (speculative
-decoding keeps greedy output as it is; only batching's rounding can part them) and attempts per hour compares
-the settings' speed rather than how long their sampled attempts happened to run.
+other process). Each run directory is ``OUT/<spec>/c<level>`` (``-t<threads>`` after the spec when
+``--threads`` is given, ``-T<temperature>`` when ``--temperature`` is: a greedy level never reuses a sampled
+one); running again finishes an interrupted run and reuses the finished ones. Printed per run, from the trials
+themselves (``replies.py``): attempts per hour of wall time, completion tokens per hour (steadier than
+attempts: the model's attempts differ in length), the prefix-cache share, and both rates as ratios to the first
+row (the lowest level of the first setting). ``--temperature 0`` runs the agent greedy instead of at its
+configured temperature, so that every setting does nearly the same attempts (speculative decoding keeps greedy
+output as it is; only batching's rounding can part them) and attempts per hour compares the settings' speed
+rather than how long their sampled attempts happened to run.
 """
 
 from __future__ import annotations
@@ -64,6 +65,11 @@ def agent_config(run_dir: Path, temperature: float | None) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(yaml.safe_dump(config, sort_keys=False))
     return path
+
+
+def setting_name(spec: str, threads: int | None, temperature: float | None) -> str:
+    """The directory of one server setting's levels: a level run greedy never resumes one run sampled."""
+    return spec + (f"-t{threads}" if threads else "") + (f"-T{temperature:g}" if temperature is not None else "")
 
 
 def run_level(level: int, tasks: list[str], k: int, run_dir: Path, temperature: float | None = None) -> Path:
@@ -113,6 +119,8 @@ def main() -> int:
     parser.add_argument("--report", nargs="+", type=Path, metavar="RUN_DIR", help="print the table of these "
                         "finished levels (ratios to the first), running and serving nothing")
     args = parser.parse_args()
+    if args.temperature is not None and not 0 <= args.temperature <= 2:
+        parser.exit(2, f"error: --temperature {args.temperature}: out of range; give a value from 0 to 2\n")
     if args.report:
         missing = [d for d in args.report if not (d / "config.yaml").is_file()]
         if missing:
@@ -122,7 +130,7 @@ def main() -> int:
     rows = []
     for spec in args.spec:
         for threads in args.threads or [None]:
-            name = f"{spec}-t{threads}" if threads else spec
+            name = setting_name(spec, threads, args.temperature)
             with server(spec, max(args.levels), args.out / name / "server.log", threads):
                 for level in sorted(args.levels):
                     run_dir = run_level(level, args.tasks, args.k, args.out / name / f"c{level}", args.temperature)

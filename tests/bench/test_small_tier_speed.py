@@ -54,3 +54,13 @@ def test_a_temperature_given_replaces_only_the_agents_and_a_resumed_level_keeps_
     assert written == shipped  # nothing else changed
     speed.run_level(1, ["csv-sum-paid-invoices"], 3, tmp_path / "none" / "c1")  # no temperature: the bench's file
     assert commands[-1][commands[-1].index("--config") + 1] == str(REPO / "bench/small_tier/agent.yaml")
+
+
+def test_a_greedy_setting_has_its_own_directory_and_a_bad_temperature_is_one_line():
+    assert speed.setting_name("ngram_mod", None, None) == "ngram_mod"
+    assert speed.setting_name("ngram_mod", 1, 0.0) == "ngram_mod-t1-T0"  # never the sampled run's directory
+    assert speed.setting_name("external", None, 0.7) == "external-T0.7"
+    done = subprocess.run([sys.executable, str(REPO / "bench" / "small_tier" / "speed.py"), "--temperature", "-1"],
+                          capture_output=True, text=True, cwd=REPO)
+    said = "error: --temperature -1.0: out of range; give a value from 0 to 2"
+    assert done.returncode == 2 and done.stderr.strip() == said
