@@ -33,10 +33,11 @@
 # archived runs this machine does not have, so `--resume` goes on where the last machine stopped.
 # The server: when nothing answers on 127.0.0.1:8081, bench/small_tier/serve.py is started with the
 # interpreter of `local-model fetch`'s venv (LOCAL_MODEL_HOME, default ~/.cache/local-model): 4 slots,
-# context-lookup speculative decoding. CONCURRENCY (default 4) attempts run at once; the model steps (difficulty,
-# mechanisms, evolve) take a lock, so two of them never share the slots. SMALL_TIER_OUT, SMALL_TIER_RESULTS,
-# SMALL_TIER_AGENT and SMALL_TIER_PORT put the runs, the results, the agent's settings and the server elsewhere
-# (the tests run the held-out step against the fake server so; the evolve step's configs name their own server).
+# context-lookup speculative decoding. CONCURRENCY (default 2, the fastest measured on 2 cores: docs/benchmarks.md)
+# attempts run at once; the model steps (difficulty, mechanisms, evolve) take a lock, so two of them never share
+# the slots. SMALL_TIER_OUT, SMALL_TIER_RESULTS, SMALL_TIER_AGENT and SMALL_TIER_PORT put the runs, the results,
+# the agent's settings and the server elsewhere (the tests run the held-out step against the fake server so; the
+# evolve step's configs name their own server).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export LITELLM_LOCAL_MODEL_COST_MAP=True HARBOR_TELEMETRY=0 LOCAL_MODEL_KEY=${LOCAL_MODEL_KEY:-local}
@@ -44,7 +45,7 @@ OUT=${SMALL_TIER_OUT:-runs/small-tier}
 RESULTS=${SMALL_TIER_RESULTS:-bench/small_tier/results}
 AGENT=${SMALL_TIER_AGENT:-bench/small_tier/agent.yaml}
 PORT=${SMALL_TIER_PORT:-8081}
-CONCURRENCY=${CONCURRENCY:-4}
+CONCURRENCY=${CONCURRENCY:-2}
 # the held-out family, fixed before its results (docs/benchmarks.md): the arms `heldout` evaluates on the
 # re-selected set, one family of tests that `summary` Holm-adjusts (a member not evaluated yet counts at p = 1)
 FAMILY="catalogue-context llm-context-2"

@@ -1,6 +1,6 @@
 """Serve the local 1.5B model for the small-model tier as fast as these machines allow (llama.cpp).
 
-    $LOCAL_MODEL_HOME/venv/bin/python bench/small_tier/serve.py [--port 8081] [--parallel 4] [--n-ctx 40960]
+    $LOCAL_MODEL_HOME/venv/bin/python bench/small_tier/serve.py [--port 8081] [--parallel 4] [--n-ctx 65536]
         [--spec ngram_mod|none] [--draft-max 64]
 
 Runs in the foreground (start it with ``&`` or under ``nohup``) with the interpreter of the venv that
@@ -8,7 +8,10 @@ Runs in the foreground (start it with ``&`` or under ``nohup``) with the interpr
 Against ``local-model start`` it adds speculative decoding from the context itself (``ngram_mod``: draft
 tokens are looked up in what the conversation already holds, then verified by the model; sampling stays
 the model's own, so a measured success rate means the same), and room for one full attempt per slot
-(``--n-ctx`` is shared by the slots: 10 turns of Terminus-2 reach about 7.2 k prompt + 1 k reply tokens).
+(``--n-ctx`` is shared by the slots: 16,384 tokens each at 4, the window ``local-model start`` gives its one
+slot; 10 turns of Terminus-2 reach about 7.2 k prompt + 1 k reply tokens, more when replies are refused and
+asked again. A conversation that outgrows its slot is refused with a context error, and the harness, which
+cannot know a local model's window unless the role's ``context_limit`` says it, summarises every turn after).
 Measured figures and the commands behind them: docs/benchmarks.md, "Small-model tier".
 """
 
@@ -29,7 +32,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--port", type=int, default=8081)
     parser.add_argument("--parallel", type=int, default=4, help="slots decoded together")
-    parser.add_argument("--n-ctx", type=int, default=40960, help="context shared by the slots")
+    parser.add_argument("--n-ctx", type=int, default=65536, help="context shared by the slots")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--spec", default="ngram_mod", help="speculative decoding type, or none")
     parser.add_argument("--draft-max", type=int, help="ngram_mod: most tokens drafted at once (library default "
