@@ -1,7 +1,7 @@
 """Serve the local 1.5B model for the small-model tier as fast as these machines allow (llama.cpp).
 
     $LOCAL_MODEL_HOME/venv/bin/python bench/small_tier/serve.py [--port 8081] [--parallel 4] [--n-ctx 65536]
-        [--spec ngram_mod|none] [--draft-max 64]
+        [--spec ngram_mod|draft_simple|ngram_mod+draft_simple|none] [--draft-max N] [--draft-model GGUF]
 
 Runs in the foreground (start it with ``&`` or under ``nohup``) with the interpreter of the venv that
 ``local-model fetch`` builds (it holds the ``xllamacpp`` wheel), on the GGUF that command downloads.
@@ -12,7 +12,9 @@ the model's own, so a measured success rate means the same), and room for one fu
 slot; 10 turns of Terminus-2 reach about 7.2 k prompt + 1 k reply tokens, more when replies are refused and
 asked again. A conversation that outgrows its slot is refused with a context error, and the harness, which
 cannot know a local model's window unless the role's ``context_limit`` says it, summarises every turn after).
-Measured figures and the commands behind them: docs/benchmarks.md, "Small-model tier".
+``draft_simple`` drafts with a smaller model of the same family instead (default: the 0.5B that ``local-model
+fetch 0.5b`` downloads), verified the same way; ``+`` joins kinds. Measured figures and the commands behind
+them: docs/benchmarks.md, "Small-model tier".
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import time
 from pathlib import Path
 
 ALIAS = "qwen2.5-coder-1.5b-instruct-q4_k_m"
+DRAFT_ALIAS = "qwen2.5-coder-0.5b-instruct-q4_k_m"
 
 
 def main() -> None:
@@ -34,9 +37,11 @@ def main() -> None:
     parser.add_argument("--parallel", type=int, default=4, help="slots decoded together")
     parser.add_argument("--n-ctx", type=int, default=65536, help="context shared by the slots")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 2)
-    parser.add_argument("--spec", default="ngram_mod", help="speculative decoding type, or none")
-    parser.add_argument("--draft-max", type=int, help="ngram_mod: most tokens drafted at once (library default "
-                        "64; a long draft of one slot is verified in the step every slot waits for)")
+    parser.add_argument("--spec", default="ngram_mod", help="speculative decoding types joined by +, or none")
+    parser.add_argument("--draft-max", type=int, help="most tokens drafted at once (library default: ngram_mod "
+                        "64, draft_simple 3; a long draft of one slot is verified in the step every slot waits for)")
+    parser.add_argument("--draft-model", type=Path, default=home / "models" / f"{DRAFT_ALIAS}.gguf",
+                        help="draft_simple's model")
     parser.add_argument("--model", type=Path, default=home / "models" / f"{ALIAS}.gguf")
     args = parser.parse_args()
     try:
@@ -57,21 +62,32 @@ def main() -> None:
     params.use_jinja = True
     params.model_alias = {ALIAS}
     if args.spec != "none":
-        kinds = xlc.common_speculative_type.__members__
-        name = "COMMON_SPECULATIVE_TYPE_" + args.spec.upper()
-        if name not in kinds:
-            sys.exit(f"error: --spec {args.spec}: unknown; use none or one of "
-                     + ", ".join(k.removeprefix("COMMON_SPECULATIVE_TYPE_").lower() for k in kinds))
-        params.speculative.types = [kinds[name]]
-        if args.draft_max:
-            mod = params.speculative.ngram_mod
-            mod.n_max, mod.n_min = args.draft_max, min(mod.n_min, args.draft_max)
+        speculate(xlc, params, args)
     server = xlc.Server(params)  # noqa: F841 - serves until the process ends
     print(f"ready: http://127.0.0.1:{args.port}/v1 model {ALIAS} parallel {args.parallel} n_ctx {args.n_ctx} "
           f"spec {args.spec} draft-max {args.draft_max or 'default'}", flush=True)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     while True:
         time.sleep(3600)
+
+
+def speculate(xlc, params, args: argparse.Namespace) -> None:
+    """Set ``params.speculative`` from ``--spec`` (kinds joined by ``+``), ``--draft-max`` and ``--draft-model``."""
+    kinds = xlc.common_speculative_type.__members__
+    spec = params.speculative
+    for kind in args.spec.split("+"):
+        if "COMMON_SPECULATIVE_TYPE_" + kind.upper() not in kinds:
+            sys.exit(f"error: --spec {args.spec}: unknown kind {kind!r}; use none or one of "
+                     + ", ".join(k.removeprefix("COMMON_SPECULATIVE_TYPE_").lower() for k in kinds))
+    if "draft_simple" in args.spec.split("+"):
+        if not args.draft_model.is_file():
+            sys.exit(f"error: --draft-model {args.draft_model}: no model file; run `local-model fetch 0.5b` first")
+        spec.draft.mparams.path = str(args.draft_model)
+        spec.draft.cpuparams.n_threads = spec.draft.cpuparams_batch.n_threads = args.threads
+    spec.types = [kinds["COMMON_SPECULATIVE_TYPE_" + kind.upper()] for kind in args.spec.split("+")]
+    if args.draft_max:
+        for mod in (spec.ngram_mod, spec.draft):
+            mod.n_max, mod.n_min = args.draft_max, min(mod.n_min, args.draft_max)
 
 
 if __name__ == "__main__":
