@@ -16,9 +16,10 @@ one); running again finishes an interrupted run and reuses the finished ones. Pr
 themselves (``replies.py``): attempts per hour of wall time, completion tokens per hour (steadier than
 attempts: the model's attempts differ in length), the prefix-cache share, and both rates as ratios to the first
 row (the lowest level of the first setting). ``--temperature 0`` runs the agent greedy instead of at its
-configured temperature, so that every setting does nearly the same attempts (speculative decoding keeps greedy
-output as it is; only batching's rounding can part them) and attempts per hour compares the settings' speed
-rather than how long their sampled attempts happened to run.
+configured temperature, so that the settings do closer to the same attempts (speculative decoding keeps greedy
+output as it is, but llama.cpp's batching and drafting round differently: measured, 1 of 4 greedy attempts
+went another way on another server) and attempts per hour depends less on how long sampled attempts happened
+to run; completion tokens per hour stays the steadier rate.
 """
 
 from __future__ import annotations
@@ -114,7 +115,7 @@ def main() -> int:
     parser.add_argument("--threads", nargs="+", type=int, help="serve.py's CPU threads per server (default: "
                         "its own, the machine's cores)")
     parser.add_argument("--temperature", type=float, help="the agent's temperature instead of agent.yaml's (0: "
-                        "every setting does nearly the same attempts, so attempts per hour compares speed alone)")
+                        "the settings do closer to the same attempts; batching can still part them)")
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "small-tier" / "speed")
     parser.add_argument("--report", nargs="+", type=Path, metavar="RUN_DIR", help="print the table of these "
                         "finished levels (ratios to the first), running and serving nothing")

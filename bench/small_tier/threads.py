@@ -105,7 +105,7 @@ def main() -> int:
         print(f"{spec:>{w}} {threads:>7} {stress:>6} {streams:>7} {prompt_rate:>9.1f} {each:>10.1f} {total:>9.1f} "
               f"{total / base:>6.2f}")
     print(f"\nmachine: {os.cpu_count()} CPUs; one fixed request, temperature 0, "
-          + ("stopped at its own end" if args.natural else f"{args.tokens} tokens generated"))
+          + (f"stopped at its own end or {args.tokens} tokens" if args.natural else f"{args.tokens} tokens generated"))
     return 0
 
 

@@ -277,7 +277,7 @@ def test_run_sh_summary_renders_the_committed_results_on_a_machine_without_the_m
     env = {**os.environ, "SMALL_TIER_OUT": str(tmp_path / "runs"), "SMALL_TIER_RESULTS": str(tmp_path / "results"),
            "SMALL_TIER_PORT": str(port), "LOCAL_MODEL_HOME": str(tmp_path / "no-model")}
     done = subprocess.run(["bash", str(REPO / "bench" / "small_tier" / "run.sh"), "summary"], cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=100)  # a server's start is waited for 120 s
+                          capture_output=True, text=True, timeout=900)  # a hang guard only
     assert done.returncode == 0, done.stderr[-3000:]
     assert not (tmp_path / "runs" / "server.log").exists()
     assert (tmp_path / "results" / "summary.md").read_text() == (committed / "summary.md").read_text()
