@@ -14,12 +14,14 @@ import os
 import socket
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 from runtime_helpers import MODEL_SECRET, context_attack, host_visible, kernel_with, results, run, shape_attack
 
 from modularrsi.harness.protocols import Ending
 from modularrsi.harness.session import FunctionError
+from modularrsi.harness.zygote import WORKER_ID_BASE, WORKER_ID_SPAN
 
 SOLUTION_TOKEN = "SOLUTION-TOKEN-41d2"
 ENV_SECRET = "sk-orchestrator-secret-5e1b"
@@ -229,12 +231,25 @@ def test_cannot_signal_the_orchestrator(tmp_path, task):
 
 
 def worker_processes() -> int:
-    """Processes running as a function worker's uid (2,000,000 and up)."""
-    count = 0
-    for entry in os.listdir("/proc"):
-        with contextlib.suppress(OSError):
-            count += entry.isdigit() and os.stat(f"/proc/{entry}").st_uid >= 2_000_000
-    return count
+    """Processes of this test process's tree that run as a function worker's uid. Other runs on the machine
+    have workers of their own (and the same uids: each zygote counts from the base), so they are left out; a
+    fork bomb's orphans stay in the tree, taken up by their sandbox's pid-namespace init."""
+    parent, workers = {}, []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            parent[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+            if WORKER_ID_BASE <= os.stat(f"/proc/{entry}").st_uid < WORKER_ID_BASE + WORKER_ID_SPAN:
+                workers.append(int(entry))
+
+    def ours(pid: int) -> bool:
+        for _ in parent:  # bounded: a pid reused between two reads could make a loop
+            if pid == os.getpid():
+                return True
+            pid = parent.get(pid, 0)
+        return False
+
+    return sum(map(ours, workers))
 
 
 def test_fork_bomb_is_stopped(tmp_path, task):
