@@ -8,6 +8,7 @@ to, this process alive — and that the code did run (it reported back through `
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import contextlib
 import os
@@ -19,11 +20,14 @@ from pathlib import Path
 import pytest
 from runtime_helpers import MODEL_SECRET, context_attack, host_visible, kernel_with, results, run, shape_attack
 
+from modularrsi import harness
 from modularrsi.harness.protocols import Ending
 from modularrsi.harness.session import FunctionError
-from modularrsi.harness.zygote import WORKER_ID_BASE, WORKER_ID_SPAN
 
 SOLUTION_TOKEN = "SOLUTION-TOKEN-41d2"
+#: The function workers' host uids: ``zygote.WORKER_ID_BASE`` and ``WORKER_ID_SPAN`` (not imported: the zygote
+#: script sets ``sys.path[0]`` when imported, which would hide this suite's helpers).
+WORKER_UIDS = range(2_000_000, 3_000_000)
 ENV_SECRET = "sk-orchestrator-secret-5e1b"
 
 
@@ -239,7 +243,7 @@ def worker_processes() -> int:
         with contextlib.suppress(OSError, IndexError, ValueError):
             stat = Path(f"/proc/{entry}/stat").read_text()
             parent[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
-            if WORKER_ID_BASE <= os.stat(f"/proc/{entry}").st_uid < WORKER_ID_BASE + WORKER_ID_SPAN:
+            if os.stat(f"/proc/{entry}").st_uid in WORKER_UIDS:
                 workers.append(int(entry))
 
     def ours(pid: int) -> bool:
@@ -250,6 +254,13 @@ def worker_processes() -> int:
         return False
 
     return sum(map(ours, workers))
+
+
+def test_worker_uids_are_the_zygotes():
+    tree = ast.parse((Path(harness.__file__).parent / "zygote.py").read_text())
+    line = next(n for n in tree.body if isinstance(n, ast.Assign) and "WORKER_ID_BASE" in ast.unparse(n.targets[0]))
+    base, span = ast.literal_eval(line.value)
+    assert range(base, base + span) == WORKER_UIDS
 
 
 def test_fork_bomb_is_stopped(tmp_path, task):
