@@ -158,6 +158,12 @@ def timeouts(run: Path) -> int:
     return sum("did not finish within" in json.loads(line).get("reason", "") for line in lines if line.strip())
 
 
+def function_of(record: dict) -> str:
+    """The catalogue function a proposal (a ``history.jsonl`` record) wrote in its module, else its first file."""
+    written = [Path(f).stem for f in record.get("files", []) if f.startswith(f"modules/{record['module']}/")]
+    return next((w for w in written if w in CATALOGUE), written[0] if written else "-")
+
+
 def proposals(run: Path, active: set[str]) -> list[dict]:
     """Every change the editor proposed: the catalogue function it wrote, whether that function undoes an
     active mode (right), and how the gates ended it (so a miss reads as the editor's or the gate's)."""
@@ -167,8 +173,7 @@ def proposals(run: Path, active: set[str]) -> list[dict]:
         record = json.loads(line)
         if record["lane"] == "integration":
             continue
-        written = [Path(f).stem for f in record.get("files", []) if f.startswith(f"modules/{record['module']}/")]
-        name = next((w for w in written if w in CATALOGUE), written[0] if written else "-")
+        name = function_of(record)
         rows.append({"function": name, "right": bool(ADDRESSES.get(name, set()) & active),
                      "outcome": record["outcome"], "rejected_by": record.get("rejected_by")})
     return rows

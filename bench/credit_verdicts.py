@@ -5,7 +5,8 @@ Read from the runs themselves (``<out>/w<world>-<method>/history.jsonl``: every 
 details) and the committed score of each run (its world's active modes), so it needs the run directories
 of the machine that ran the bench, not only the committed scores.
 
-- *screen: fixed none*: the replay fixed none of the direction's failing evidence attempts;
+- *screen: fixed none*: the replay fixed none of the direction's failing evidence attempts (a proposal the
+  screen passed that never reached a confirm or a race — a run stopped in between — is left out);
 - *raced out*: screened, but another candidate of the same direction won the race;
 - confirm: *accepted*, *rejected* (evidence against), *quiet* (undecided after rounds without a discordant
   pair) or *at the cap* (undecided after the last round); the statistic of the two undecided kinds is kept
@@ -22,9 +23,7 @@ import argparse
 import json
 from pathlib import Path
 
-from credit import ADDRESSES
-
-from modularrsi.offline.catalogue import CATALOGUE
+from credit import ADDRESSES, function_of
 
 ENDS = ("screen: fixed none", "raced out", "accepted", "rejected", "quiet", "at the cap")
 
@@ -38,24 +37,25 @@ def verdicts(history: list[dict], active: set[str]) -> list[dict]:
                  for g in record.get("gates", []) if g["gate"] in ("execution", "race")}
         if record.get("lane") == "integration" or "screen" not in gates and "confirm" not in gates:
             continue
-        written = [Path(f).stem for f in record.get("files", []) if f.startswith(f"modules/{record['module']}/")]
-        name = next((w for w in written if w in CATALOGUE), written[0] if written else "-")
+        name = function_of(record)
         confirm = gates.get("confirm", {}).get("details", {})
         if "confirm" in gates:
-            decision = confirm.get("decision")
-            end = {"accept": "accepted", "reject": "rejected"}.get(decision) or (
-                "quiet" if "no discordant pair" in gates["confirm"]["reason"] else "at the cap")
-        elif "race" in gates or "screen" in gates and gates["screen"]["passed"]:
+            cap = (confirm.get("rule") or {}).get("max_rounds", 0)  # the gate's own order: the cap first
+            end = {"accept": "accepted", "reject": "rejected"}.get(confirm.get("decision")) or (
+                "at the cap" if confirm.get("rounds", 0) >= cap else "quiet")
+        elif "race" in gates:
             end = "raced out"
-        else:
+        elif not gates["screen"]["passed"]:
             end = "screen: fixed none"
+        else:  # screened, then stopped before a confirm (a budget stop): nothing to count
+            continue
         rows.append({"function": name, "right": bool(ADDRESSES.get(name, set()) & active), "end": end,
                      "pairs": confirm.get("pairs", 0), "fixes": confirm.get("b", 0), "breaks": confirm.get("c", 0)})
     return rows
 
 
 def table(by_method: dict[str, list[dict]]) -> str:
-    head = ["method", "proposals", "reached the execution gate", *ENDS, "fresh pairs", "fixes / breaks",
+    head = ["method", "which proposals", "reached the execution gate", *ENDS, "fresh pairs", "fixes / breaks",
             "discordant per pair", "fix share"]
     lines = ["| " + " | ".join(head) + " |", "|---" * len(head) + "|"]
     for method, rows in by_method.items():
@@ -83,7 +83,13 @@ def main() -> None:
         history = args.out / score.stem / "history.jsonl"
         if not history.is_file():
             raise SystemExit(f"error: {history}: missing (the runs of {args.scores} are read from --out)")
-        records = [json.loads(line) for line in history.read_text().splitlines() if line.strip()]
+        records = []
+        for number, line in enumerate(history.read_text().splitlines(), 1):
+            try:
+                records += [json.loads(line)] if line.strip() else []
+            except json.JSONDecodeError as exc:
+                raise SystemExit(f"error: {history}: line {number}: not JSON ({exc.msg}); let the run finish "
+                                 "(the bench resumes it) and try again") from None
         by_method.setdefault(row["method"], []).extend(verdicts(records, set(row["active"])))
     if not by_method:
         raise SystemExit(f"error: {args.scores}: no run scores (w<world>-<method>.json) there")

@@ -26,14 +26,16 @@ HISTORY = [
     record("trim_listing", "observation", gate("screen", True), gate("race", False, "raced: …")),
     record("evidence_check", "completion", gate("screen", False, "fixes no diagnosed failure")),
     record("quoted_feedback", "tool_use", gate("screen", True),
-           gate("confirm", False, "undecided: no discordant pair in 3 rounds in a row", decision="undecided",
-                pairs=12, b=0, c=0)),
+           gate("confirm", False, "undecided: …", decision="undecided", pairs=12, b=0, c=0, rounds=3,
+                rule={"max_rounds": 6})),
     record("terminus_json_repair", "tool_use", gate("screen", True),
-           gate("confirm", False, "undecided after 6 rounds", decision="undecided", pairs=36, b=4, c=1)),
+           gate("confirm", False, "undecided: …", decision="undecided", pairs=36, b=4, c=1, rounds=6,
+                rule={"max_rounds": 6})),
     record("strip_ansi", "observation", gate("screen", True),
            gate("confirm", False, "evidence against the change", decision="reject", pairs=30, b=1, c=2)),
     record("loop_guard", "agent_loop"),  # ended by the static gate: never reached execution
     record("tail_window", "observation", gate("screen", True), lane="integration"),
+    record("trim_listing", "observation", gate("screen", True)),  # a run stopped before its confirm: left out
 ]
 
 
@@ -62,3 +64,8 @@ def test_reads_the_runs_of_committed_scores(tmp_path):
     missing = subprocess.run([*script, str(tmp_path / "elsewhere"), str(scores)], capture_output=True, text=True,
                              timeout=300)
     assert missing.returncode != 0 and "history.jsonl: missing" in missing.stderr
+    with (out / "w3-lanes" / "history.jsonl").open("a") as f:
+        f.write('{"lane": "observ')  # a run cut off mid-line
+    cut = subprocess.run([*script, str(out), str(scores)], capture_output=True, text=True, timeout=300)
+    assert cut.returncode != 0 and f"history.jsonl: line {len(HISTORY) + 1}: not JSON" in cut.stderr
+    assert len(cut.stderr.strip().splitlines()) == 1
