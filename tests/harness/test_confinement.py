@@ -8,11 +8,11 @@ to, this process alive — and that the code did run (it reported back through `
 
 from __future__ import annotations
 
-import ast
 import asyncio
 import contextlib
 import os
 import socket
+import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -20,14 +20,13 @@ from pathlib import Path
 import pytest
 from runtime_helpers import MODEL_SECRET, context_attack, host_visible, kernel_with, results, run, shape_attack
 
-from modularrsi import harness
+from modularrsi.harness import zygote
 from modularrsi.harness.protocols import Ending
 from modularrsi.harness.session import FunctionError
 
 SOLUTION_TOKEN = "SOLUTION-TOKEN-41d2"
-#: The function workers' host uids: ``zygote.WORKER_ID_BASE`` and ``WORKER_ID_SPAN`` (not imported: the zygote
-#: script sets ``sys.path[0]`` when imported, which would hide this suite's helpers).
-WORKER_UIDS = range(2_000_000, 3_000_000)
+#: The function workers' host uids.
+WORKER_UIDS = range(zygote.WORKER_ID_BASE, zygote.WORKER_ID_BASE + zygote.WORKER_ID_SPAN)
 ENV_SECRET = "sk-orchestrator-secret-5e1b"
 
 
@@ -256,11 +255,11 @@ def worker_processes() -> int:
     return sum(map(ours, workers))
 
 
-def test_worker_uids_are_the_zygotes():
-    tree = ast.parse((Path(harness.__file__).parent / "zygote.py").read_text())
-    line = next(n for n in tree.body if isinstance(n, ast.Assign) and "WORKER_ID_BASE" in ast.unparse(n.targets[0]))
-    base, span = ast.literal_eval(line.value)
-    assert range(base, base + span) == WORKER_UIDS
+def test_importing_the_zygote_changes_nothing():
+    """The zygote's script sets ``sys.path[0]`` only when it runs (in the sandbox), not when imported."""
+    code = ("import sys; before = list(sys.path); import modularrsi.harness.zygote as z; "
+            "assert sys.path == before, (before, sys.path); assert 'modularrsi.harness.worker' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_fork_bomb_is_stopped(tmp_path, task):

@@ -31,15 +31,12 @@ import socket
 import sys
 import time
 
-sys.path[0] = "/rt"  # the sandbox's copy of the allowed modules, not this script's directory
 PRELOAD = ("json", "re", "dataclasses", "typing", "collections", "itertools", "functools", "math", "string",
            "textwrap", "difflib", "hashlib", "random", "time", "datetime", "enum", "statistics", "shlex",
            "copy", "operator", "heapq", "bisect", "base64", "html", "unicodedata", "fnmatch", "uuid", "inspect",
            "modularrsi.harness.protocols", "modularrsi.harness.resources", "modularrsi.harness.wire",
            "harbor.agents.terminus_2.terminus_json_plain_parser",
            "harbor.agents.terminus_2.terminus_xml_plain_parser")
-
-from modularrsi.harness.worker import serve_episode  # noqa: E402
 
 
 def preload() -> None:
@@ -109,6 +106,8 @@ def fork_worker(control: socket.socket, fd: int, limits: dict) -> int:
         confine_worker(limits)
         drop_identity(uid)
         die_with(zygote)
+        from modularrsi.harness.worker import serve_episode  # loaded by main(), before any fork
+
         serve_episode(socket.socket(fileno=fd), limits.get("CALL_CPU_S"))
     finally:
         os._exit(0)
@@ -176,6 +175,9 @@ def answer(control: socket.socket, request: dict, fds: list[int]) -> dict:
 
 
 def main() -> None:
+    sys.path[0] = "/rt"  # the sandbox's copy of the allowed modules (set here: importing this file changes nothing)
+    import modularrsi.harness.worker  # noqa: F401  (every worker serves with it: loaded once, before forking)
+
     control = socket.socket(fileno=int(sys.argv[1]))
     preload()
     non_dumpable()
