@@ -47,6 +47,7 @@ from pathlib import Path
 import yaml
 from credit_stats import separation
 
+import modularrsi
 from modularrsi.evolve.seeds import derived_seed
 from modularrsi.harness import BASELINE
 from modularrsi.offline.catalogue import CATALOGUE
@@ -54,6 +55,9 @@ from modularrsi.offline.sim import SimWorld
 from modularrsi.offline.sim_editor import SimEditor
 
 REPO = Path(__file__).resolve().parents[1]
+#: The package every run imports (``modularrsi evolve`` runs in a child with this environment): the results
+#: key hashes it, not this checkout's ``src/``, which an installed package need not be.
+PACKAGE = Path(modularrsi.__file__).resolve().parent
 METHODS = {"lanes": [], "joint": ["--joint"], "monolithic": ["--monolithic"], "no-contrast": ["--no-contrast"]}
 #: Ground truth: the modes each catalogue function undoes in the sim world (by the sim's own reactions).
 ADDRESSES: dict[str, set[str]] = {
@@ -230,8 +234,9 @@ def settings_of(args: argparse.Namespace) -> dict:
 def results_key(args: argparse.Namespace) -> str:
     """The settings a score depends on, and the package's source: one directory of committed scores each."""
     digest = hashlib.sha256(json.dumps(settings_of(args), sort_keys=True).encode())
-    for path in sorted((REPO / "src" / "modularrsi").rglob("*.py")):
-        digest.update(path.relative_to(REPO).as_posix().encode() + b"\0" + path.read_bytes())
+    for path in sorted(PACKAGE.rglob("*.py")):  # the source the runs import, named as in a checkout
+        name = "src/modularrsi/" + path.relative_to(PACKAGE).as_posix()
+        digest.update(name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 
