@@ -65,3 +65,15 @@ def test_holm_keeps_the_familywise_error_at_alpha_where_raw_p_values_do_not():
     raw = np.mean([min(row) < 0.05 for row in draws])
     adjusted = np.mean([min(holm(dict(zip("abcde", row, strict=True))).values()) < 0.05 for row in draws])
     assert raw > 0.18 and adjusted <= 0.06
+
+
+@pytest.mark.parametrize(("n", "p_up", "p_down"), [(40, 0.18, 0.27), (61, 0.1, 0.05), (25, 0.5, 0.0)])
+def test_power_over_many_units_matches_scipys_test(n, p_up, p_down):
+    """Beyond what enumerating sequences reaches: the rejection region of each number of changed units from
+    scipy's exact binomial test, weighted by how likely that many units change."""
+    expected = 0.0
+    for m in range(1, n + 1):
+        region = [u for u in range(m + 1) if binomtest(u, m, 0.5).pvalue <= 0.05]
+        share = p_up / (p_up + p_down)
+        expected += binom.pmf(m, n, p_up + p_down) * sum(binom.pmf(u, m, share) for u in region)
+    assert math.isclose(sign_test_power(n, p_up, p_down, 0.05), expected, abs_tol=1e-9)

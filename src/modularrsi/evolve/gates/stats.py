@@ -11,8 +11,10 @@ execution gate's own sequential test is :mod:`.sequential`.
 
 from __future__ import annotations
 
+import functools
 from typing import Literal
 
+import numpy as np
 from scipy.stats import binom, binomtest
 
 Alternative = Literal["greater", "two-sided"]
@@ -37,13 +39,11 @@ def holm(pvalues: dict[str, float]) -> dict[str, float]:
     return adjusted
 
 
+@functools.lru_cache(maxsize=4096)
 def critical(m: int, alpha: float) -> int:
     """The largest c with 2·P(X ≤ c) ≤ alpha for X ~ Bin(m, 1/2): the two-sided sign test over m changed units
     rejects when the smaller side has at most c; -1 when no outcome of m rejects."""
-    c = -1
-    while c + 1 <= m // 2 and 2 * binom.cdf(c + 1, m, 0.5) <= alpha:
-        c += 1
-    return c
+    return int((2 * binom.cdf(np.arange(m // 2 + 1), m, 0.5) <= alpha).sum()) - 1  # the CDF rises: a prefix
 
 
 def sign_test_power(n: int, p_up: float, p_down: float, alpha: float = 0.05) -> float:
@@ -53,14 +53,11 @@ def sign_test_power(n: int, p_up: float, p_down: float, alpha: float = 0.05) -> 
     if changed <= 0:
         return 0.0
     share = p_up / changed
-    total = 0.0
-    for m in range(n + 1):
-        c = critical(m, alpha)
-        if c < 0:
-            continue
-        reject = binom.cdf(c, m, share) + binom.sf(m - c - 1, m, share)  # P(U ≤ c) + P(U ≥ m − c)
-        total += binom.pmf(m, n, changed) * min(reject, 1.0)
-    return float(total)
+    m = np.arange(n + 1)  # units changed
+    c = np.array([critical(int(k), alpha) for k in m])
+    reject = binom.cdf(c, m, share) + binom.sf(m - c - 1, m, share)  # P(U ≤ c) + P(U ≥ m − c)
+    weight = np.where(c >= 0, binom.pmf(m, n, changed), 0.0)
+    return float((weight * np.minimum(reject, 1.0)).sum())
 
 
 def units_needed(p_up: float, p_down: float, alpha: float = 0.05, power: float = 0.8,
