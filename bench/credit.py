@@ -22,7 +22,7 @@ gen_0 on a few held-out tasks, and scores what each promoted:
 Each finished run's score (and each world's best reachable gain) is also written to ``--results``
 (default ``bench/results/credit/``), under a key of the bench's settings and the package's source: commit
 those files and the bench goes on from them on another machine, running only what is missing; a code
-change starts a new key, so no score is reused across code.
+change starts a new key, so no score is reused across code (``--score-only --key K`` prints key K's).
 
 The evolution reads no ground truth: the world reaches only the agent model, through its name. Numbers
 from ``sim`` say the machinery works, not what a real model would gain.
@@ -55,8 +55,7 @@ from modularrsi.offline.sim import SimWorld
 from modularrsi.offline.sim_editor import SimEditor
 
 REPO = Path(__file__).resolve().parents[1]
-#: The package every run imports (``modularrsi evolve`` runs in a child with this environment): the results
-#: key hashes it, not this checkout's ``src/``, which an installed package need not be.
+#: The package the runs import (children inherit this environment): the key hashes it, not the checkout's src/.
 PACKAGE = Path(modularrsi.__file__).resolve().parent
 METHODS = {"lanes": [], "joint": ["--joint"], "monolithic": ["--monolithic"], "no-contrast": ["--no-contrast"]}
 #: Ground truth: the modes each catalogue function undoes in the sim world (by the sim's own reactions).
@@ -260,6 +259,17 @@ class Scores:
         tmp.replace(path)
 
 
+def committed_key(args: argparse.Namespace) -> str:
+    """``--key``: committed scores made from another source, read only; their settings must be these."""
+    kept = args.results / args.key / "settings.json"
+    committed = json.loads(kept.read_text()) if kept.is_file() else {}
+    wrong = ", ".join(f"{k}={v!r} (committed {committed[k]!r})" for k, v in settings_of(args).items()
+                      if k in committed and committed[k] != v)
+    why = ("--key reads committed scores only: add --score-only" if not args.score_only else
+           "no such committed scores" if not committed else wrong and f"made with other settings: {wrong}")
+    return args.key if not why else sys.exit(f"error: {kept}: {why}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--worlds", type=int, default=8)
@@ -270,8 +280,7 @@ def main() -> None:
     ap.add_argument("--parallel", type=int, default=2, help="runs at once")
     ap.add_argument("--methods", nargs="+", default=list(METHODS), choices=list(METHODS))
     ap.add_argument("--out", type=Path, default=REPO / "runs" / "bench-credit")
-    ap.add_argument("--alpha", type=float, default=None, help="the execution gate's test level (default: the "
-                    "evolution's own); with a few tasks and k=2 the default level can accept almost nothing")
+    ap.add_argument("--alpha", type=float, default=None, help="the execution gate's test level (default: its own)")
     ap.add_argument("--evidence", type=int, default=8, help="most evidence tasks the execution gate runs per "
                     "proposal; a one-sided test at level alpha needs at least log2(1/alpha) improved tasks")
     ap.add_argument("--candidates", type=int, default=1, help="racing: candidate mechanisms per direction")
@@ -280,6 +289,7 @@ def main() -> None:
     ap.add_argument("--results", type=Path, default=REPO / "bench" / "results" / "credit",
                     help="committed scores: finished runs found here are not run again")
     ap.add_argument("--score-only", action="store_true", help="score the finished runs under --out; run nothing")
+    ap.add_argument("--key", help="with --score-only: print the committed scores of this key (another source's)")
     args = ap.parse_args()
     start = time.monotonic()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -287,7 +297,7 @@ def main() -> None:
     tasks, heldout = pick_tasks(REPO / "tasks" / "pool", args.tasks, 0), pick_tasks(REPO / "tasks" / "heldout",
                                                                                   args.heldout, 0)
     print(f"evolution tasks: {', '.join(t.name for t in tasks)}; held-out: {', '.join(t.name for t in heldout)}")
-    key = results_key(args)
+    key = committed_key(args) if args.key else results_key(args)
     scores = Scores(args.results, key, {"key": key, **settings_of(args), "evolution_tasks": [t.name for t in tasks],
                                         "heldout_tasks": [t.name for t in heldout]})
 

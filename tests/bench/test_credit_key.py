@@ -33,3 +33,32 @@ def test_the_key_follows_the_imported_package(tmp_path):
         (copy / "modularrsi" / "evolve" / "seeds.py").read_text() + "\n# changed\n")
     changed_dir, changed = key_with(str(copy))
     assert changed_dir == same_dir and changed != here
+
+
+LARGE = ["--tasks", "20", "--heldout", "6", "-k", "2", "--alpha", "0.2", "--evidence", "8", "--epochs", "2",
+         "--directions", "2", "--candidates", "2"]
+
+
+def score_only(tmp_path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "bench/credit.py", "--score-only", "--worlds", "1", "--methods", "lanes",
+                           "--out", str(tmp_path / "out"), "--results", str(tmp_path / "results"), *args],
+                          cwd=REPO, capture_output=True, text=True)
+
+
+def test_committed_scores_of_another_source_are_read_by_key(tmp_path):
+    committed = REPO / "bench" / "results" / "credit" / "cd4f69f87848cfc0"
+    kept = tmp_path / "results" / "k1"
+    kept.mkdir(parents=True)
+    for name in ("settings", "w1-lanes", "w1-best"):
+        shutil.copy(committed / f"{name}.json", kept)
+    shown = score_only(tmp_path, "--key", "k1", *LARGE)
+    assert shown.returncode == 0, shown.stderr
+    assert "| lanes | 1 | 0 |" in shown.stdout  # world 1 promoted nothing (docs/benchmarks.md)
+    assert sorted(p.name for p in kept.iterdir()) == ["settings.json", "w1-best.json", "w1-lanes.json"]
+    other = score_only(tmp_path, "--key", "k1", *LARGE[:-2], "--candidates", "1")
+    assert other.returncode and other.stderr.strip().splitlines()[-1].endswith(
+        "made with other settings: candidates=1 (committed 2)")
+    assert "add --score-only" in subprocess.run(
+        [sys.executable, "bench/credit.py", "--key", "k1", "--out", str(tmp_path / "out"), "--results",
+         str(tmp_path / "results")], cwd=REPO, capture_output=True, text=True).stderr
+    assert "no such committed scores" in score_only(tmp_path, "--key", "k2", *LARGE).stderr
