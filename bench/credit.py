@@ -5,14 +5,15 @@ failure modes) this runs ``modularrsi evolve`` once per method — lanes (the me
 ``--monolithic``, ``--no-contrast`` — on a few pool tasks, with the frozen library evaluated against
 gen_0 on a few held-out tasks, and scores what each promoted:
 
-- a promoted function is *right* when it addresses a mode active in that world (:data:`ADDRESSES`, the
-  ground truth only this script reads), a *false promotion* otherwise;
+- a promoted function is *right* when it addresses a mode active in that world (:mod:`credit_truth`, the
+  ground truth only the bench reads; committed rows are judged again when read), a *false promotion*
+  otherwise;
 - precision = right / promoted; recall = active fixable modes addressed by some promoted function /
   active fixable modes;
 - each world's evolution runs at its own seed (the world's), so the editor's draws and the attempt seeds
   differ between worlds: eight replications, not one repeated eight times;
 - held-out gain = frozen − gen_0 Acc (paired, same seeds); best reachable gain = the same for gen_0 plus
-  one mechanism per active mode (:data:`BEST`), evaluated on the same tasks and seeds;
+  one mechanism per active mode (:data:`credit_truth.BEST`), evaluated on the same tasks and seeds;
 - trials spent = Harbor trials of the evolution (held-out evaluation excluded);
 - separation: each method against lanes, world by world (:mod:`credit_stats`: a sign test over worlds, and
   when it does not separate them, about how many worlds it would take);
@@ -46,6 +47,7 @@ from pathlib import Path
 
 import yaml
 from credit_stats import separation
+from credit_truth import BEST, is_right, judged
 
 import modularrsi
 from modularrsi.evolve.seeds import derived_seed
@@ -58,23 +60,6 @@ REPO = Path(__file__).resolve().parents[1]
 #: The package the runs import (children inherit this environment): the key hashes it, not the checkout's src/.
 PACKAGE = Path(modularrsi.__file__).resolve().parent
 METHODS = {"lanes": [], "joint": ["--joint"], "monolithic": ["--monolithic"], "no-contrast": ["--no-contrast"]}
-#: Ground truth: the modes each catalogue function undoes in the sim world (by the sim's own reactions).
-ADDRESSES: dict[str, set[str]] = {
-    "requirements_recap": {"skip_requirement", "early_claim"},
-    # a plain challenge of a claim: the sim takes a dropped step back at recover_plain (0.1) per message
-    # after a claim, so one or two more challenges undo the two modes weakly (+0.068 Acc, 4 of 44 tasks up
-    # and none down in bench/mechanisms.py's default world)
-    "evidence_check": {"skip_requirement", "early_claim"},
-    "outputs_checklist": {"skip_requirement", "early_claim"},
-    "task_reminder": {"skip_requirement", "early_claim", "command_loop", "forgetting"},
-    "loop_guard": {"command_loop"},
-    "trim_listing": {"long_output"}, "tail_window": {"long_output"},
-    "rolling_compaction": {"forgetting"}, "instruction_pin": {"forgetting"},
-    "terminus_json_repair": {"malformed_recoverable"}, "quoted_feedback": {"malformed_recoverable"},
-}
-#: One mechanism per mode: the best generation reachable in a world is gen_0 plus these for its modes.
-BEST = {"skip_requirement": "requirements_recap", "early_claim": "requirements_recap", "command_loop": "loop_guard",
-        "long_output": "trim_listing", "forgetting": "instruction_pin", "malformed_recoverable": "json_repair"}
 ENV = {**os.environ, "HARBOR_TELEMETRY": "0", "LITELLM_LOCAL_MODEL_COST_MAP": "True", "COLUMNS": "200"}
 
 
@@ -177,20 +162,15 @@ def proposals(run: Path, active: set[str]) -> list[dict]:
         if record["lane"] == "integration":
             continue
         name = function_of(record)
-        rows.append({"function": name, "right": bool(ADDRESSES.get(name, set()) & active),
+        rows.append({"function": name, "right": is_right(name, active),
                      "outcome": record["outcome"], "rejected_by": record.get("rejected_by")})
     return rows
 
 
 def score(run: Path, world: SimWorld, best: float) -> dict:
-    names = promoted(run)
-    active = set(world.active_fixable)
-    right = [n for n in names if ADDRESSES.get(n, set()) & active]
-    covered = {m for n in names for m in ADDRESSES.get(n, set())} & active
-    return {"world": world.seed, "active": sorted(active), "promoted": names, "right": len(right),
-            "false": len(names) - len(right), "recall": len(covered) / len(active),
-            "gain": acc_gain(run / "eval" / "eval.json"), "best_gain": best, "trials": trials(run),
-            "load_timeouts": timeouts(run), "proposals": proposals(run, active)}
+    return judged({"world": world.seed, "active": sorted(world.active_fixable), "promoted": promoted(run),
+                   "gain": acc_gain(run / "eval" / "eval.json"), "best_gain": best, "trials": trials(run),
+                   "load_timeouts": timeouts(run), "proposals": proposals(run, set(world.active_fixable))})
 
 
 def table(rows: list[dict]) -> str:
@@ -306,7 +286,7 @@ def main() -> None:
         run = args.out / f"w{world.seed}-{method}"
         kept = scores.get(run.name)
         if isinstance(kept, dict):
-            return kept
+            return judged(kept)  # judged by the ground truth as it stands, not as it stood when the run ended
         if args.score_only and (best[world.seed] is None or not (run / "eval" / "eval.json").is_file()):
             return None
         try:

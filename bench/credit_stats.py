@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from credit_truth import judged
 
 from modularrsi.evolve.gates.stats import task_sign_test_p, units_needed
 
@@ -60,7 +61,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description="the separation table of a directory of credit-bench scores")
     ap.add_argument("scores", type=Path, help="bench/results/credit/<key>: one JSON file per finished run")
     args = ap.parse_args()
-    rows = [json.loads(p.read_text()) for p in sorted(args.scores.glob("w*-*.json")) if not p.stem.endswith("-best")]
+    files = [p for p in sorted(args.scores.glob("w*-*.json")) if not p.stem.endswith("-best")]
+    rows = [judged(json.loads(p.read_text())) for p in files]  # the ground truth as it stands
     if not rows:
         raise SystemExit(f"error: {args.scores}: no run scores (w<world>-<method>.json) there")
     methods = list(dict.fromkeys(r["method"] for r in rows))

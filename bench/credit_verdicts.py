@@ -23,7 +23,8 @@ import argparse
 import json
 from pathlib import Path
 
-from credit import ADDRESSES, function_of
+from credit import function_of
+from credit_truth import is_right
 
 ENDS = ("screen: fixed none", "raced out", "accepted", "rejected", "quiet", "at the cap")
 
@@ -49,7 +50,7 @@ def verdicts(history: list[dict], active: set[str]) -> list[dict]:
             end = "screen: fixed none"
         else:  # screened, then stopped before a confirm (a budget stop): nothing to count
             continue
-        rows.append({"function": name, "right": bool(ADDRESSES.get(name, set()) & active), "end": end,
+        rows.append({"function": name, "right": is_right(name, active), "end": end,
                      "pairs": confirm.get("pairs", 0), "fixes": confirm.get("b", 0), "breaks": confirm.get("c", 0)})
     return rows
 

@@ -7,7 +7,7 @@ staging generation; nothing here imports them. Nothing in them is task-specific.
 
 Every module has at least three: some undo a failure the ``sim`` world may have, some are inert in it,
 some make it worse — which is which depends on the world, and no entry says so (the sim editor chooses
-by reading, :mod:`modularrsi.offline.sim_editor`; only ``bench/credit.py`` holds the ground truth).
+by reading, :mod:`modularrsi.offline.sim_editor`; only ``bench/credit_truth.py`` holds the ground truth).
 ``REGRESSIONS`` names, per module, the harmful-looking entry the editor writes as its ``regression``
 bad patch, so that every gate is exercised.
 
