@@ -11,7 +11,7 @@ number of worlds at which the exact sign test at ``alpha`` rejects with probabil
 worlds win, lose and tie at the rates this run saw. It is itself estimated from a few worlds; when wins and
 losses were equally frequent no number of worlds is predicted to separate the methods ("no difference seen").
 
-    python bench/credit_stats.py bench/results/credit/<key>   # the table from a directory of committed scores
+    python bench/credit_stats.py bench/results/credit/<key> [--alpha 0.05]   # the table of committed scores
 """
 
 from __future__ import annotations
@@ -60,13 +60,14 @@ def separation(rows: list[dict], methods: list[str], baseline: str = "lanes", al
 def main() -> None:
     ap = argparse.ArgumentParser(description="the separation table of a directory of credit-bench scores")
     ap.add_argument("scores", type=Path, help="bench/results/credit/<key>: one JSON file per finished run")
+    ap.add_argument("--alpha", type=float, default=0.05, help="the sign test's level (e.g. 0.05 / looks)")
     args = ap.parse_args()
     files = [p for p in sorted(args.scores.glob("w*-*.json")) if not p.stem.endswith("-best")]
     rows = [judged(json.loads(p.read_text())) for p in files]  # the ground truth as it stands
     if not rows:
         raise SystemExit(f"error: {args.scores}: no run scores (w<world>-<method>.json) there")
     methods = list(dict.fromkeys(r["method"] for r in rows))
-    print(separation(rows, methods))
+    print(separation(rows, methods, alpha=args.alpha))
 
 
 if __name__ == "__main__":
