@@ -62,6 +62,8 @@ def main() -> None:
     ap.add_argument("scores", type=Path, help="bench/results/credit/<key>: one JSON file per finished run")
     ap.add_argument("--alpha", type=float, default=0.05, help="the sign test's level (e.g. 0.05 / looks)")
     args = ap.parse_args()
+    if not 0 < args.alpha < 1:
+        raise SystemExit(f"error: --alpha {args.alpha}: a test level lies between 0 and 1 (e.g. 0.05, or 0.05 / looks)")
     files = [p for p in sorted(args.scores.glob("w*-*.json")) if not p.stem.endswith("-best")]
     rows = [judged(json.loads(p.read_text())) for p in files]  # the ground truth as it stands
     if not rows:

@@ -67,4 +67,12 @@ def test_committed_rows_are_judged_by_the_truth_as_it_stands(tmp_path):
         (tmp_path / f"w{w}-joint.json").write_text(json.dumps(row("joint", w, [], 0, 0)))
     out = subprocess.run([sys.executable, "bench/credit_stats.py", str(tmp_path)], cwd=REPO, check=True,
                          capture_output=True, text=True).stdout
-    assert "| joint | right − false | 6 | 6 / 0 / 0 | +2.000 | 0.031 |" in out
+    assert "| joint | right − false | 6 | 6 / 0 / 0 | +2.000 | 0.031 | separated by these 6 |" in out
+    # at a level for several looks the same worlds do not separate them
+    strict = subprocess.run([sys.executable, "bench/credit_stats.py", str(tmp_path), "--alpha", "0.0125"], cwd=REPO,
+                            check=True, capture_output=True, text=True).stdout
+    assert "| 0.031 | about " in strict and "(p < 0.0125 with power 0.8)" in strict
+    bad = subprocess.run([sys.executable, "bench/credit_stats.py", str(tmp_path), "--alpha", "5"], cwd=REPO,
+                         capture_output=True, text=True)
+    assert bad.returncode != 0 and bad.stderr.strip().splitlines() == [
+        "error: --alpha 5.0: a test level lies between 0 and 1 (e.g. 0.05, or 0.05 / looks)"]
