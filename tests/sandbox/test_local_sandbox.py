@@ -103,6 +103,33 @@ async def test_processes_persist_between_execs_and_die_on_stop(task_factory, tmp
     assert not (tmp_path / "t" / "sandbox").exists()
 
 
+async def test_stop_returns_while_a_process_of_the_sandbox_holds_the_launchers_pipe(task_factory, tmp_path):
+    """A process in the sandbox's cgroup but outside the launcher's process group keeps the pipe the
+    orchestrator read the start from open: stop kills the cgroup before it waits (asyncio's wait returns
+    only once every pipe of the process is closed; a sandbox init that outlived its monitor once hung
+    the suite there)."""
+    marker = f"marker-{uuid.uuid4().hex}"
+    box = await started(task_factory(), tmp_path / "t")
+    holder = None
+    try:
+        if box._enforcer.kind != "cgroup":
+            pytest.skip("no cgroups here: nothing outside the sandbox's pid namespace can be put in it")
+        pipe = os.readlink(f"/proc/{box._child_pid}/fd/1")
+        code = f"import time; f = open('/proc/{box._child_pid}/fd/1', 'wb'); time.sleep(1000)  # {marker}"
+        holder = subprocess.Popen(box._enforcer.wrap([sys.executable, "-c", code]), start_new_session=True)
+        while pipe not in {os.readlink(f"/proc/{holder.pid}/fd/{fd}") for fd in os.listdir(f"/proc/{holder.pid}/fd")}:
+            assert holder.poll() is None, "the holder could not open the pipe"
+            await asyncio.sleep(0.05)
+    finally:
+        try:
+            await asyncio.wait_for(box.stop(delete=True), 600)  # a guard against hanging, not a speed limit
+        finally:
+            if holder is not None and holder.poll() is None:
+                holder.kill()
+    assert holder.wait() == -signal.SIGKILL  # killed with the sandbox's cgroup
+    assert processes_with(marker) == []
+
+
 async def test_background_server_does_not_block_exec(task_factory, tmp_path):
     box = await started(task_factory(), tmp_path / "t")
     try:

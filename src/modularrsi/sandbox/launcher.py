@@ -32,6 +32,8 @@ UID_BASE, UID_COUNT = 1_000_000_000, 65536
 LAUNCH = Path(__file__).with_name("launch.py")
 #: Where the launcher mounts the sandbox's disk, in its private mount namespace only.
 DISK_MOUNT = "/tmp"
+#: Seconds a failed start waits for the launcher's error message once its process group is killed.
+STDERR_WAIT = 10
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,8 @@ def launch_spec(plan: LaunchPlan, info_fd: int) -> dict:
 async def launch(plan: LaunchPlan, wrap: Callable[[list[str]], list[str]]
                  ) -> tuple[asyncio.subprocess.Process, int, set[int]]:
     """(bubblewrap's process, the sandbox init's host pid, the pids to keep); SandboxBuildFailedError
-    (with the process left for the caller to stop) when the sandbox does not come up."""
+    (the launcher's process group killed, the rest of the cgroup left for the caller's stop) when the
+    sandbox does not come up."""
     read_fd, write_fd = os.pipe()
     argv = wrap([sys.executable, "-I", "-S", str(LAUNCH), json.dumps(launch_spec(plan, write_fd))])
     try:
@@ -83,11 +86,13 @@ async def launch(plan: LaunchPlan, wrap: Callable[[list[str]], list[str]]
     finally:
         os.close(read_fd)
     if not info or ready != b"ready\n":
-        err = (await proc.stderr.read()).decode(errors="replace").strip()
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
-        await proc.wait()
-        raise SandboxBuildFailedError(f"LocalSandbox: bubblewrap failed to start: {err}")
+        # bounded: a process outside the group (the caller's stop kills the cgroup) may hold the pipe open
+        err = ""
+        with contextlib.suppress(TimeoutError):
+            err = (await asyncio.wait_for(proc.stderr.read(), STDERR_WAIT)).decode(errors="replace").strip()
+        raise SandboxBuildFailedError(f"LocalSandbox: bubblewrap failed to start: {err or 'no message'}")
     child = int(json.loads(info)["child-pid"])
     return proc, child, {proc.pid, child, *_children(child)}
 

@@ -238,12 +238,14 @@ class LocalSandbox(BaseEnvironment):
         if self._proc is not None and self._proc.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self._proc.pid, signal.SIGKILL)
+        if self._enforcer is not None:  # before the wait, which returns only once no process holds its pipes
+            await asyncio.to_thread(self._enforcer.kill_all)
+        if self._proc is not None:
             await self._proc.wait()
         if self._network is not None:
             await self._network.stop()
             self._network = None
         if self._enforcer is not None:
-            await asyncio.to_thread(self._enforcer.kill_all)
             await asyncio.to_thread(self._enforcer.remove)
         self._proc = self._child_pid = None
         if delete and not self._opts.keep_files and self._root.exists():
