@@ -14,8 +14,8 @@ task this prints, per mechanism:
   with the sim defaults of ``ExecutionConfig``), so no model of the gate is re-written here;
 - an **oracle bound** (:func:`oracle_power`): a test that knows the one task where the change helps most and
   its per-pair fix and break rates, and spends ``n`` pairs there — the exact conditional binomial test of
-  fixes against breaks at level α, the most powerful test of that pair count on that task. What it cannot
-  accept, no gate of that budget accepts on that task.
+  fixes against breaks at level α on that task alone: an upper reference for a gate of that budget, which
+  neither knows that task nor may spend every pair on it.
 
 The pairs come from a finite sample, so the rates carry sampling error (the table prints the counts); the
 bracketed figure uses the 95 % Clopper–Pearson upper bound of the best task's fix rate and no breaks: an
@@ -32,33 +32,42 @@ per decision, the trade a budget cap forces.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
+from pydantic import ValidationError
 from scipy.stats import beta as beta_dist
 from scipy.stats import binom
 
-from modularrsi.evolve.gates.execution import ExecutionConfig
+from modularrsi.evolve.gates.execution import ExecutionConfig, pairs_of
 from modularrsi.evolve.gates.sequential import ConfirmRule, Pair, Tally, confirm_rule, screen_rule
+from modularrsi.evolve.gates.stats import critical
+from modularrsi.rollouts.results import RunResults
 
 Pairs = dict[str, list[tuple[bool, bool]]]
 
 
-def outcomes(run: Path) -> dict[tuple[str, int], bool]:
-    """(task, attempt) → passed, from a finished run's ``results.json``."""
-    results = json.loads((run / "results.json").read_text())
-    return {(a["task"], a["attempt"]): (a["reward"] or 0) >= 1.0 for a in results["attempts"]}
+def results_of(run: Path) -> RunResults:
+    """A finished run's ``results.json``; a one-line error when it is not one."""
+    try:
+        return RunResults.model_validate_json((run / "results.json").read_text())
+    except (OSError, ValidationError) as exc:
+        raise SystemExit(f"error: {run}/results.json: not a finished run's results ({type(exc).__name__}); "
+                         "run bench/mechanisms.py --out there again to finish it") from None
 
 
 def paired(gen0: Path, variant: Path) -> Pairs:
-    """Per task, the (gen_0 passed, variant passed) pairs of the attempts both ran, by attempt index."""
-    base, other = outcomes(gen0), outcomes(variant)
+    """Per task, the (gen_0 passed, variant passed) pairs of the attempts both ran, as the execution gate
+    pairs them (:func:`~modularrsi.evolve.gates.execution.pairs_of`): a pair whose gen_0 attempt did not get
+    a fair chance (a broken task, an infrastructure error) is left out, an invalid variant attempt is a fail."""
+    base, other = results_of(gen0), results_of(variant)
     out: Pairs = {}
-    for task, attempt in sorted(k for k in base if k in other):
-        out.setdefault(task, []).append((base[task, attempt], other[task, attempt]))
+    for p in pairs_of(base, other, sorted({a.task for a in base.attempts})):
+        out.setdefault(p.task, []).append((p.parent, p.staging))
+    if not out:
+        raise SystemExit(f"error: {variant}: no attempt in common with {gen0} (a run of other tasks or seeds?)")
     return out
 
 
@@ -90,16 +99,17 @@ def effect(pairs: Pairs) -> Effect:
 
 
 def oracle_power(fix: float, brk: float, n: int, alpha: float) -> float:
-    """Power of the exact level-α test of fixes against breaks over ``n`` pairs whose per-pair fix and break
-    probabilities are ``fix`` and ``brk``: given d discordant pairs, accept when the fixes reach the
-    smallest c with P(Binomial(d, ½) ≥ c) ≤ α (non-randomised, so its level is at most α)."""
-    if fix + brk == 0:
+    """Power of the exact one-sided test at level α of fixes against breaks over ``n`` pairs whose per-pair fix
+    and break probabilities are ``fix`` and ``brk``: given m discordant pairs, accept when the breaks are at
+    most :func:`~modularrsi.evolve.gates.stats.critical` (m, 2α) — the upper tail of the two-sided sign test at
+    2α, so P(accept) ≤ α when fixes and breaks are equally likely (non-randomised: at most α, not exactly)."""
+    changed = fix + brk
+    if changed <= 0:
         return 0.0
-    q, power = fix / (fix + brk), 0.0
-    for d in range(1, n + 1):
-        c = next((c for c in range(d + 1) if binom.sf(c - 1, d, 0.5) <= alpha), d + 1)
-        power += binom.pmf(d, n, fix + brk) * binom.sf(c - 1, d, q)
-    return float(power)
+    m = np.arange(n + 1)
+    c = np.array([critical(int(k), 2 * alpha) for k in m])
+    accept = np.where(c >= 0, binom.cdf(c, m, brk / changed), 0.0)  # breaks ≤ c, i.e. fixes ≥ m − c
+    return float((binom.pmf(m, n, changed) * accept).sum())
 
 
 def upper_rate(k: int, n: int, level: float = 0.95) -> float:
@@ -232,6 +242,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--pairs", type=int, nargs="+", default=[10, 15, 20, 40], help="oracle budgets, in pairs")
     ap.add_argument("--designs", action="store_true", help="also try the gate settings of DESIGNS on the pairs")
     args = ap.parse_args(argv)
+    if args.alpha is not None and not 0 < args.alpha < 1:
+        raise SystemExit(f"error: --alpha {args.alpha}: a test level lies between 0 and 1 (e.g. 0.2)")
+    if args.draws < 1 or min(args.pairs) < 1:
+        raise SystemExit(f"error: --draws {args.draws} --pairs {' '.join(map(str, args.pairs))}: each must be at "
+                         "least 1")
     runs = runs_of(args.runs)
     print("sim worlds: effects of catalogue mechanisms measured on the credit bench's evolution tasks\n")
     print(effects_table(runs, args.alpha, args.draws, args.pairs))

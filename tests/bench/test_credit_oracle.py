@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from scipy.stats import binom
 from testutil import load_script
 
 from modularrsi.evolve.gates.execution import ExecutionConfig
+from modularrsi.rollouts.metrics import Attempt
+from modularrsi.rollouts.results import build_results
 
 oracle = load_script("bench/credit_oracle.py")
 CONFIG = ExecutionConfig()
@@ -57,27 +57,45 @@ def test_the_shipped_gate_on_resampled_pairs():
     assert oracle.gate_acceptance(mixed, RULE, CONFIG, draws=300)[0] == 0.0
 
 
-def write_run(path, outcomes: dict[tuple[str, int], bool]) -> None:
+def write_run(path, outcomes: dict[tuple[str, int], bool | None]) -> None:
+    """A finished run's results.json (None: an attempt that did not get a fair chance, e.g. a broken task)."""
     path.mkdir(parents=True)
-    attempts = [{"task": t, "attempt": a, "reward": 1.0 if ok else 0.0} for (t, a), ok in outcomes.items()]
-    (path / "results.json").write_text(json.dumps({"attempts": attempts}))
+    attempts = [Attempt(task=t, attempt=a, reward=None if ok is None else float(ok),
+                        invalid="verifier crashed" if ok is None else None) for (t, a), ok in outcomes.items()]
+    results = build_results("r", "sim", "gen", attempts, k=1 + max(a for _, a in outcomes), wall_s=1.0)
+    (path / "results.json").write_text(results.model_dump_json())
 
 
 def test_table_from_mechanism_runs(tmp_path, capsys):
     base = {(f"t{t}", a): a % 2 == 0 for t in range(4) for a in range(10)}
+    fixer = {k: v or k[0] == "t0" for k, v in base.items()}
+    base[("t1", 0)] = None  # gen_0's attempt did not get a fair chance: the pair is left out, as the gate does
+    fixer[("t2", 0)] = None  # the variant's did not: a fail (a change that makes attempts crash is worse)
     write_run(tmp_path / "w1" / "run_gen_0", base)
-    write_run(tmp_path / "w1" / "run_fixer", {k: v or k[0] == "t0" for k, v in base.items()})
+    write_run(tmp_path / "w1" / "run_fixer", fixer)
     (tmp_path / "w1" / "run_pending").mkdir()
     oracle.main([f"{tmp_path / 'w1'}=world 1", "--draws", "50", "--pairs", "10"])
     out, err = capsys.readouterr()
     row = next(line for line in out.splitlines() if "| fixer |" in line)
-    assert row.startswith("| world 1 | fixer | 40 | 5 / 0 | +0.125 | 1 / 0 | 5 / 0 of 10 |")
+    assert row.startswith("| world 1 | fixer | 39 | 5 / 1 | +0.103 | 1 / 1 | 5 / 0 of 10 |")
     assert "pending | (not finished)" in err
 
 
-def test_a_directory_without_gen_0_is_a_one_line_error(tmp_path):
+def test_bad_input_is_a_one_line_error(tmp_path):
     with pytest.raises(SystemExit, match="no finished gen_0 run there"):
         oracle.main([str(tmp_path)])
+    write_run(tmp_path / "run_gen_0", {("t0", 0): True})
+    (tmp_path / "run_torn").mkdir()
+    (tmp_path / "run_torn" / "results.json").write_text('{"attempts": [')
+    with pytest.raises(SystemExit, match=r"run_torn/results.json: not a finished run's results \(ValidationError\)"):
+        oracle.main([str(tmp_path)])
+    (tmp_path / "run_torn" / "results.json").unlink()
+    write_run(tmp_path / "run_other", {("elsewhere", 0): True})
+    with pytest.raises(SystemExit, match="no attempt in common"):
+        oracle.main([str(tmp_path)])
+    for bad in (["--alpha", "1.5"], ["--draws", "0"], ["--pairs", "10", "0"]):
+        with pytest.raises(SystemExit, match="^error: --"):
+            oracle.main([str(tmp_path), *bad])
 
 
 def test_without_the_screen_the_confirm_runs_on_every_evidence_task():
